@@ -1,0 +1,3 @@
+import PlayheadMedia
+import PlayheadNet
+print("playhead: \(PlayheadMediaInfo.libavformatVersion) / \(PlayheadNetInfo.curlVersion)")

@@ -1,0 +1,3 @@
+import Testing
+@testable import PlayheadHLS
+@Test func placeholderHLS() { #expect(Bool(true)) }

@@ -1,0 +1,3 @@
+import Testing
+@testable import PlayheadMedia
+@Test func placeholderMedia() { #expect(Bool(true)) }

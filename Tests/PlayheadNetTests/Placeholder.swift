@@ -1,0 +1,3 @@
+import Testing
+@testable import PlayheadNet
+@Test func placeholderNet() { #expect(Bool(true)) }
