@@ -1,3 +1,1 @@
-import PlayheadMedia
-import PlayheadNet
-print("playhead: \(PlayheadMediaInfo.libavformatVersion) / \(PlayheadNetInfo.curlVersion)")
+print("playhead")

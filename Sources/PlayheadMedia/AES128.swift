@@ -1,0 +1,41 @@
+import CFFmpeg
+
+/// AES-128-CBC decryption of whole HLS segments (EXT-X-KEY METHOD=AES-128), with PKCS#7 padding.
+public enum AES128 {
+    /// The IV HLS uses when EXT-X-KEY has none: the media sequence number as a 128-bit big-endian integer.
+    public static func iv(mediaSequence: Int) -> [UInt8] {
+        var iv = [UInt8](repeating: 0, count: 16)
+        var value = UInt64(truncatingIfNeeded: mediaSequence)
+        for index in stride(from: 15, through: 8, by: -1) {
+            iv[index] = UInt8(value & 0xFF)
+            value >>= 8
+        }
+        return iv
+    }
+
+    /// Decrypts `data` with a 16-byte `key` and `iv` and strips the PKCS#7 padding.
+    /// - Throws: `MediaError.decryptionFailed` naming what is wrong (size, key length, padding).
+    public static func decrypt(_ data: [UInt8], key: [UInt8], iv: [UInt8]) throws(MediaError) -> [UInt8] {
+        guard key.count == 16 else { throw .decryptionFailed("key is \(key.count) bytes, expected 16") }
+        guard iv.count == 16 else { throw .decryptionFailed("IV is \(iv.count) bytes, expected 16") }
+        guard data.count % 16 == 0, !data.isEmpty else {
+            throw .decryptionFailed("ciphertext is \(data.count) bytes, not a non-zero multiple of 16")
+        }
+        guard let aes = av_aes_alloc() else { throw .outOfMemory("AES context") }
+        defer { av_free(UnsafeMutableRawPointer(aes)) }
+        av_aes_init(aes, key, 128, 1)
+        var chain = iv
+        var plain = [UInt8](repeating: 0, count: data.count)
+        plain.withUnsafeMutableBufferPointer { out in
+            data.withUnsafeBufferPointer { input in
+                av_aes_crypt(aes, out.baseAddress, input.baseAddress, Int32(data.count / 16), &chain, 1)
+            }
+        }
+        let pad = Int(plain[plain.count - 1])
+        guard (1...16).contains(pad), plain[(plain.count - pad)...].allSatisfy({ Int($0) == pad }) else {
+            throw .decryptionFailed("bad PKCS#7 padding (wrong key or IV?)")
+        }
+        plain.removeLast(pad)
+        return plain
+    }
+}

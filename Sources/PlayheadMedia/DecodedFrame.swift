@@ -1,0 +1,40 @@
+/// A decoded frame, described by its true timing and, when asked for, its framemd5 hash.
+public struct DecodedFrame: Sendable, Equatable {
+    /// Video or audio.
+    public var kind: MediaKind
+    /// Index of the stream in its segment's container.
+    public var streamIndex: Int
+    /// Presentation timestamp in `timeBase` units (FFmpeg's best-effort timestamp), if known.
+    public var pts: Int64?
+    /// Time base of `pts` and `duration`.
+    public var timeBase: Rational
+    /// Duration in `timeBase` units (0 when unknown).
+    public var duration: Int64
+    /// Whether the decoder marked the frame as a keyframe.
+    public var isKeyframe: Bool
+    /// Picture type: `I`, `P`, `B`, `S`, `i`, `p`, `b` or `?` (audio: `?`).
+    public var pictureType: Character
+    /// Picture width in pixels (video), else 0.
+    public var width: Int
+    /// Picture height in pixels (video), else 0.
+    public var height: Int
+    /// FFmpeg's pixel or sample format name.
+    public var formatName: String
+    /// Samples per channel (audio), else 0.
+    public var sampleCount: Int
+    /// Sample rate in Hz (audio), else 0.
+    public var sampleRate: Int
+    /// Channel count (audio), else 0.
+    public var channels: Int
+    /// Whether the decoder flagged the frame as damaged (concealed errors).
+    public var isCorrupt: Bool
+    /// Size in bytes of the data hashed: packed planes (video) or interleaved s16 samples (audio).
+    public var hashedSize: Int
+    /// MD5 of the frame exactly as FFmpeg's framemd5 muxer computes it, lowercase hex; nil unless hashing.
+    public var md5: String?
+
+    /// Presentation time in seconds, if known.
+    public var ptsSeconds: Double? { pts.map { Double($0) * timeBase.doubleValue } }
+    /// Duration in seconds.
+    public var durationSeconds: Double { Double(duration) * timeBase.doubleValue }
+}

@@ -1,0 +1,106 @@
+import CFFmpeg
+
+/// The container of a segment.
+public enum ContainerFormat: String, Sendable {
+    /// MPEG-2 transport stream.
+    case mpegTS = "mpegts"
+    /// ISO BMFF (fMP4/CMAF), with the init section prepended.
+    case mp4 = "mp4"
+    /// Packed audio with ID3 (ADTS AAC).
+    case adts = "aac"
+
+    /// Guesses the container from the first bytes: a 0x47 sync byte every 188 bytes is TS,
+    /// an ISO BMFF box type in bytes 4..<8 is MP4, an ID3 tag or ADTS sync word is packed audio.
+    public static func sniff(_ bytes: [UInt8]) -> ContainerFormat? {
+        if bytes.count >= 188, bytes[0] == 0x47, bytes.count < 376 || bytes[188] == 0x47 { return .mpegTS }
+        if bytes.count >= 8 {
+            let box = String(decoding: bytes[4..<8], as: UTF8.self)
+            if ["ftyp", "styp", "moov", "moof", "sidx", "mdat", "free"].contains(box) { return .mp4 }
+        }
+        if bytes.count >= 3, bytes[0] == 0x49, bytes[1] == 0x44, bytes[2] == 0x33 { return .adts }
+        if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] & 0xF6 == 0xF0 { return .adts }
+        return nil
+    }
+}
+
+/// Demuxes one segment held in memory (plus its init section for fMP4) with libavformat.
+///
+/// Not thread-safe: create, read and drop it on one task.
+public final class Demuxer {
+    private let input: MemoryInput
+    private var format: UnsafeMutablePointer<AVFormatContext>?
+    /// The segment's elementary streams.
+    public let streams: [StreamInfo]
+    /// The container that was opened.
+    public let container: ContainerFormat?
+
+    /// Opens the segment.
+    /// - Parameters:
+    ///   - bytes: The segment's (decrypted) bytes; for fMP4, the init section followed by the media.
+    ///   - container: The container, or nil to sniff it (and fall back to libavformat's probe).
+    ///   - probeStreams: Run `avformat_find_stream_info` (decodes a little to learn codec
+    ///     parameters). Not needed for TS and fMP4 carrying H.264/HEVC/AAC: decoders learn them in-band.
+    public init(bytes: [UInt8], container: ContainerFormat? = nil, probeStreams: Bool = false) throws(MediaError) {
+        input = try MemoryInput(bytes: bytes)
+        let chosen = container ?? ContainerFormat.sniff(bytes)
+        self.container = chosen
+        guard var context = avformat_alloc_context() else { throw .outOfMemory("AVFormatContext") }
+        context.pointee.pb = input.context
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        var formatPointer: UnsafeMutablePointer<AVFormatContext>? = context
+        let inputFormat = chosen.flatMap { av_find_input_format($0.rawValue) }
+        let code = avformat_open_input(&formatPointer, nil, inputFormat, nil)
+        guard code >= 0, let opened = formatPointer else {
+            // avformat_open_input frees the context on failure.
+            throw .openFailed(code: code, message: AVError.message(code), byteCount: bytes.count)
+        }
+        context = opened
+        format = opened
+        if probeStreams {
+            let probe = avformat_find_stream_info(opened, nil)
+            if probe < 0 {
+                avformat_close_input(&format)
+                throw .openFailed(code: probe, message: AVError.message(probe), byteCount: bytes.count)
+            }
+        }
+        streams = (0..<Int(opened.pointee.nb_streams)).map { Demuxer.describe(opened.pointee.streams[$0]!, format: opened) }
+    }
+
+    deinit { avformat_close_input(&format) }
+
+    /// The raw stream, for decoder set-up inside this module.
+    func stream(at index: Int) -> UnsafeMutablePointer<AVStream> { format!.pointee.streams[index]! }
+
+    /// Byte offset of the reader in the segment.
+    public var bytePosition: Int64 { format.map { avio_tell($0.pointee.pb) } ?? 0 }
+
+    /// Reads the next packet; nil at the end of the segment.
+    public func nextPacket() throws(MediaError) -> Packet? {
+        guard let format, let raw = av_packet_alloc() else { throw .outOfMemory("AVPacket") }
+        let code = av_read_frame(format, raw)
+        if code < 0 {
+            var pointer: UnsafeMutablePointer<AVPacket>? = raw
+            av_packet_free(&pointer)
+            if code == AVError.eof { return nil }
+            throw .demuxFailed(code: code, message: AVError.message(code), byteOffset: bytePosition)
+        }
+        let info = streams[Int(raw.pointee.stream_index)]
+        return Packet(raw: raw, timeBase: info.timeBase, kind: info.kind)
+    }
+
+    private static func describe(_ stream: UnsafeMutablePointer<AVStream>, format: UnsafeMutablePointer<AVFormatContext>) -> StreamInfo {
+        let par = stream.pointee.codecpar!.pointee
+        let kind = MediaKind(par.codec_type)
+        var rate: Rational?
+        if kind == .video {
+            let guess = av_guess_frame_rate(format, stream, nil)
+            if guess.num > 0, guess.den > 0 { rate = Rational(guess) }
+        }
+        return StreamInfo(
+            index: Int(stream.pointee.index), id: Int(stream.pointee.id), kind: kind,
+            codecName: String(cString: avcodec_get_name(par.codec_id)),
+            timeBase: Rational(stream.pointee.time_base), frameRate: rate,
+            width: Int(par.width), height: Int(par.height),
+            sampleRate: Int(par.sample_rate), channels: Int(par.ch_layout.nb_channels))
+    }
+}

@@ -1,0 +1,52 @@
+import CFFmpeg
+import CPlayheadShims
+
+/// An error from the FFmpeg edge, carrying FFmpeg's code and message and where it happened.
+public enum MediaError: Error, Equatable, CustomStringConvertible {
+    /// libavformat could not open or probe the segment's bytes.
+    case openFailed(code: Int32, message: String, byteCount: Int)
+    /// Reading a packet failed at the given byte offset of the segment.
+    case demuxFailed(code: Int32, message: String, byteOffset: Int64)
+    /// No decoder exists in this FFmpeg build for the named codec.
+    case decoderNotFound(codec: String)
+    /// The decoder could not be set up.
+    case decoderOpenFailed(codec: String, code: Int32, message: String)
+    /// AES-128 decryption failed: bad length, bad key size or bad padding.
+    case decryptionFailed(String)
+    /// A resource could not be allocated by FFmpeg.
+    case outOfMemory(String)
+
+    /// A one-line human-readable description.
+    public var description: String {
+        switch self {
+        case let .openFailed(code, message, count):
+            return "cannot open segment (\(count) bytes): \(message) [\(code)]"
+        case let .demuxFailed(code, message, offset):
+            return "demux error at byte \(offset): \(message) [\(code)]"
+        case let .decoderNotFound(codec):
+            return "no decoder for codec \(codec)"
+        case let .decoderOpenFailed(codec, code, message):
+            return "cannot open \(codec) decoder: \(message) [\(code)]"
+        case let .decryptionFailed(why):
+            return "AES-128 decryption failed: \(why)"
+        case let .outOfMemory(what):
+            return "out of memory allocating \(what)"
+        }
+    }
+}
+
+/// FFmpeg error helpers.
+enum AVError {
+    /// FFmpeg's text for an error code.
+    static func message(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        av_strerror(code, &buffer, buffer.count)
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    static let eof = ph_averror_eof()
+    static let again = ph_averror_eagain()
+}
+
+/// The value FFmpeg uses for "no timestamp" (`AV_NOPTS_VALUE`).
+let noPTS = Int64.min

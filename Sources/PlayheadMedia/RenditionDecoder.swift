@@ -1,0 +1,189 @@
+import CFFmpeg
+
+/// How much of each segment is processed.
+public enum DecodeMode: String, Sendable, CaseIterable, Codable {
+    /// Video and audio decoded.
+    case decode
+    /// Packets only: no decoding, timing from packet timestamps.
+    case demux
+    /// Video keyframes decoded, everything else demuxed only.
+    case keyframes
+}
+
+/// Settings of a `RenditionDecoder`.
+public struct RenditionDecoderOptions: Sendable {
+    /// What to do with each segment. Default `.decode`.
+    public var mode: DecodeMode = .decode
+    /// Kinds of streams to decode (others are demuxed only). Default video and audio.
+    public var kinds: Set<MediaKind> = [.video, .audio]
+    /// Decoder threads; 0 lets FFmpeg choose. Default 1 (one core per session).
+    public var threads: Int = 1
+    /// Compute each frame's framemd5 hash. Default false (hashing costs CPU).
+    public var hashFrames = false
+
+    /// Creates options with the defaults above.
+    public init() {}
+}
+
+/// Something wrong found in a segment that did not stop it: what could be decoded was.
+public struct MediaDamage: Sendable, Equatable, CustomStringConvertible {
+    /// Where: demuxer or decoder of a given kind.
+    public var stage: String
+    /// Byte offset in the segment, when known.
+    public var byteOffset: Int64?
+    /// FFmpeg's error code, when there was one.
+    public var code: Int32?
+    /// What went wrong.
+    public var message: String
+
+    /// `stage at byte N: message`.
+    public var description: String {
+        "\(stage)\(byteOffset.map { " at byte \($0)" } ?? ""): \(message)"
+    }
+}
+
+/// What one segment gave.
+public struct SegmentDecodeReport: Sendable {
+    /// The segment's streams.
+    public var streams: [StreamInfo] = []
+    /// Packets demuxed, all streams.
+    public var packets = 0
+    /// Frames decoded and handed out, all streams.
+    public var frames = 0
+    /// Damage found; decoding went on past it.
+    public var damage: [MediaDamage] = []
+}
+
+/// Demuxes and decodes the segments of one rendition in order, keeping one decoder per kind across
+/// segments, as a player does. A discontinuity drains the decoders and starts them again.
+///
+/// Not thread-safe: use on one task.
+public final class RenditionDecoder {
+    /// The settings.
+    public let options: RenditionDecoderOptions
+    private var decoders: [MediaKind: Decoder] = [:]
+    private let hasher = FrameHasher()
+
+    /// Creates a decoder for a rendition.
+    public init(options: RenditionDecoderOptions = .init()) {
+        self.options = options
+    }
+
+    /// Processes one segment.
+    /// - Parameters:
+    ///   - bytes: The segment's decrypted bytes (for fMP4: init section, then media).
+    ///   - container: The container, or nil to sniff it.
+    ///   - discontinuity: The segment follows an EXT-X-DISCONTINUITY: decoders are drained first.
+    ///   - onPacket: Called for each demuxed packet (all modes).
+    ///   - onFrame: Called for each decoded frame, in decode output (presentation) order.
+    /// - Throws: `MediaError` when the segment cannot be opened at all.
+    public func decodeSegment(
+        _ bytes: [UInt8], container: ContainerFormat? = nil, discontinuity: Bool = false,
+        onPacket: (Packet) -> Void = { _ in }, onFrame: (DecodedFrame) -> Void
+    ) throws(MediaError) -> SegmentDecodeReport {
+        if discontinuity { finish(onFrame: onFrame) ; decoders = [:] }
+        let demuxer = try Demuxer(bytes: bytes, container: container)
+        var report = SegmentDecodeReport(streams: demuxer.streams)
+        let chosen = chooseStreams(demuxer, report: &report)
+        var consecutiveErrors = 0
+        while true {
+            let packet: Packet?
+            do {
+                packet = try demuxer.nextPacket()
+                consecutiveErrors = 0
+            } catch {
+                report.damage.append(MediaDamage(stage: "demuxer", byteOffset: demuxer.bytePosition,
+                                                 code: nil, message: error.description))
+                consecutiveErrors += 1
+                if consecutiveErrors >= Self.maxConsecutiveDemuxErrors { break }
+                continue
+            }
+            guard let packet else { break }
+            report.packets += 1
+            onPacket(packet)
+            guard chosen[packet.streamIndex] == true, let decoder = decoders[packet.kind] else { continue }
+            if options.mode == .keyframes, !packet.isKeyframe { continue }
+            if packet.isCorrupt {
+                report.damage.append(MediaDamage(stage: "demuxer", byteOffset: packet.bytePosition,
+                                                 code: nil, message: "corrupt \(packet.kind.rawValue) packet"))
+            }
+            let complaint = decoder.decode(packet) { frame in
+                self.emit(frame, decoder: decoder, report: &report, onFrame: onFrame)
+            }
+            if let complaint {
+                report.damage.append(MediaDamage(stage: "\(packet.kind.rawValue) decoder", byteOffset: packet.bytePosition,
+                                                 code: complaint.code, message: complaint.message))
+            }
+        }
+        return report
+    }
+
+    /// Drains every decoder (end of stream), handing out the frames they still hold.
+    public func finish(onFrame: (DecodedFrame) -> Void) {
+        var report = SegmentDecodeReport()
+        for kind in MediaKind.allCases {
+            guard let decoder = decoders[kind] else { continue }
+            _ = decoder.decode(nil) { frame in
+                self.emit(frame, decoder: decoder, report: &report, onFrame: onFrame)
+            }
+        }
+    }
+
+    /// Demux errors in a row after which the rest of a segment is given up.
+    static let maxConsecutiveDemuxErrors = 16
+
+    /// Picks the first stream of each wanted kind and makes sure a fitting decoder exists.
+    private func chooseStreams(_ demuxer: Demuxer, report: inout SegmentDecodeReport) -> [Int: Bool] {
+        var chosen: [Int: Bool] = [:]
+        guard options.mode != .demux else { return chosen }
+        let kinds = options.mode == .keyframes ? options.kinds.intersection([.video]) : options.kinds
+        for kind in kinds {
+            guard let info = demuxer.streams.first(where: { $0.kind == kind }) else { continue }
+            let stream = demuxer.stream(at: info.index)
+            if let existing = decoders[kind], existing.codecID == stream.pointee.codecpar.pointee.codec_id {
+                existing.streamIndex = info.index
+                chosen[info.index] = true
+                continue
+            }
+            do {
+                decoders[kind] = try Decoder(stream: stream, threads: options.threads)
+                chosen[info.index] = true
+            } catch {
+                report.damage.append(MediaDamage(stage: "\(kind.rawValue) decoder", byteOffset: nil,
+                                                 code: nil, message: error.description))
+            }
+        }
+        return chosen
+    }
+
+    private func emit(_ frame: UnsafeMutablePointer<AVFrame>, decoder: Decoder,
+                      report: inout SegmentDecodeReport, onFrame: (DecodedFrame) -> Void) {
+        let f = frame.pointee
+        let corrupt = f.decode_error_flags != 0 || f.flags & AV_FRAME_FLAG_CORRUPT != 0
+        var described = DecodedFrame(
+            kind: decoder.kind, streamIndex: decoder.streamIndex,
+            pts: f.best_effort_timestamp == noPTS ? nil : f.best_effort_timestamp,
+            timeBase: decoder.timeBase, duration: f.pkt_duration, isKeyframe: f.key_frame != 0,
+            pictureType: Character(UnicodeScalar(UInt8(bitPattern: av_get_picture_type_char(f.pict_type)))),
+            width: Int(f.width), height: Int(f.height), formatName: "", sampleCount: Int(f.nb_samples),
+            sampleRate: Int(f.sample_rate), channels: Int(f.ch_layout.nb_channels),
+            isCorrupt: corrupt, hashedSize: 0, md5: nil)
+        if decoder.kind == .video {
+            described.formatName = av_get_pix_fmt_name(AVPixelFormat(f.format)).map { String(cString: $0) } ?? "?"
+        } else {
+            described.formatName = av_get_sample_fmt_name(AVSampleFormat(f.format)).map { String(cString: $0) } ?? "?"
+            described.pictureType = "?"
+        }
+        if options.hashFrames {
+            let hashed = decoder.kind == .video ? hasher.hashVideo(frame) : hasher.hashAudio(frame)
+            described.md5 = hashed?.md5
+            described.hashedSize = hashed?.size ?? 0
+        }
+        if corrupt {
+            report.damage.append(MediaDamage(stage: "\(decoder.kind.rawValue) decoder", byteOffset: nil, code: nil,
+                                             message: "frame at pts \(described.pts.map(String.init) ?? "?") decoded with concealed errors"))
+        }
+        report.frames += 1
+        onFrame(described)
+    }
+}

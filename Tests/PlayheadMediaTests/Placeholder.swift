@@ -1,3 +1,0 @@
-import Testing
-@testable import PlayheadMedia
-@Test func placeholderMedia() { #expect(Bool(true)) }

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import PlayheadMedia
+
+@Suite struct RenditionDecoderTests {
+    /// Decodes the segments of `rendition` from disk and returns video hashes and the frame list.
+    func decode(_ rendition: String, initSection: String? = nil, kinds: Set<MediaKind> = [.video]) throws -> [DecodedFrame] {
+        let playlist = Fixtures.streams.appendingPathComponent(rendition)
+        var options = RenditionDecoderOptions()
+        options.hashFrames = true
+        options.kinds = kinds
+        let decoder = RenditionDecoder(options: options)
+        let initBytes = try initSection.map { [UInt8](try Data(contentsOf: playlist.deletingLastPathComponent().appendingPathComponent($0))) } ?? []
+        var frames: [DecodedFrame] = []
+        for file in try Fixtures.segmentFiles(playlist) {
+            let bytes = initBytes + [UInt8](try Data(contentsOf: file))
+            let report = try decoder.decodeSegment(bytes) { frames.append($0) }
+            #expect(report.damage.isEmpty, "\(file.lastPathComponent): \(report.damage)")
+        }
+        decoder.finish { frames.append($0) }
+        return frames
+    }
+
+    @Test(arguments: ["ts/v0/index.m3u8", "fps25/index.m3u8", "fps2997/index.m3u8"])
+    func tsVideoHashesEqualFFmpeg(rendition: String) throws {
+        let frames = try decode(rendition)
+        let reference = Fixtures.ffmpegHashes(Fixtures.streams.appendingPathComponent(rendition).path)
+        #expect(reference.count >= 750)
+        #expect(frames.map { $0.md5 ?? "" } == reference)
+    }
+
+    @Test func fmp4VideoHashesEqualFFmpeg() throws {
+        let frames = try decode("fmp4/v0/index.m3u8", initSection: "init.mp4")
+        let reference = Fixtures.ffmpegHashes(Fixtures.streams.appendingPathComponent("fmp4/v0/index.m3u8").path)
+        #expect(reference.count == 900)
+        #expect(frames.map { $0.md5 ?? "" } == reference)
+    }
+
+    @Test func audioHashesEqualFFmpeg() throws {
+        let frames = try decode("ts/v0/index.m3u8", kinds: [.audio])
+        let reference = Fixtures.ffmpegHashes(Fixtures.streams.appendingPathComponent("ts/v0/index.m3u8").path, map: "0:a")
+        #expect(reference.count > 1000)
+        #expect(frames.map { $0.md5 ?? "" } == reference)
+    }
+}
+
+@Suite struct SegmentRobustnessTests {
+    init() { MediaLog.level = .quiet }
+
+    @Test func aes128SegmentsDecryptToTheSameFramesAsFFmpeg() throws {
+        let playlist = Fixtures.streams.appendingPathComponent("aes/index.m3u8")
+        let key = [UInt8](try Data(contentsOf: playlist.deletingLastPathComponent().appendingPathComponent("key.bin")))
+        let iv = (0..<16).map { UInt8(15 - $0) }  // the IV the generator wrote: 0x0f0e…00
+        var options = RenditionDecoderOptions()
+        options.hashFrames = true
+        options.kinds = [.video]
+        let decoder = RenditionDecoder(options: options)
+        var hashes: [String] = []
+        for file in try Fixtures.segmentFiles(playlist) {
+            let plain = try AES128.decrypt([UInt8](try Data(contentsOf: file)), key: key, iv: iv)
+            _ = try decoder.decodeSegment(plain) { hashes.append($0.md5!) }
+        }
+        decoder.finish { hashes.append($0.md5!) }
+        // ffmpeg refuses a local key file with a .bin extension unless told otherwise.
+        #expect(hashes == Fixtures.ffmpegHashes(playlist.path, inputOptions: ["-allowed_extensions", "ALL"]))
+    }
+
+    @Test func wrongKeyIsReportedNotCrashed() throws {
+        let file = try Fixtures.segmentFiles(Fixtures.streams.appendingPathComponent("aes/index.m3u8"))[0]
+        #expect(throws: MediaError.self) {
+            _ = try AES128.decrypt([UInt8](try Data(contentsOf: file)), key: [UInt8](repeating: 7, count: 16), iv: AES128.iv(mediaSequence: 0))
+        }
+        #expect(AES128.iv(mediaSequence: 0x0102) == [UInt8](repeating: 0, count: 14) + [1, 2])
+    }
+
+    @Test func flippedBytesDecodeWhatCanBeAndReportDamage() throws {
+        let file = try Fixtures.segmentFiles(Fixtures.streams.appendingPathComponent("ts/v1/index.m3u8"))[1]
+        var bytes = [UInt8](try Data(contentsOf: file))
+        var rng = SplitMix64(seed: 42)
+        for _ in 0..<400 {
+            let at = Int(rng.next() % UInt64(bytes.count))
+            bytes[at] ^= UInt8(truncatingIfNeeded: rng.next() | 1)
+        }
+        var options = RenditionDecoderOptions()
+        options.hashFrames = true
+        let decoder = RenditionDecoder(options: options)
+        var frames = 0
+        var report = try decoder.decodeSegment(bytes) { _ in frames += 1 }
+        decoder.finish { _ in frames += 1 }
+        report.frames = frames
+        #expect(frames > 60, "most of a 4 s segment still decodes")
+        #expect(!report.damage.isEmpty, "damage is reported")
+    }
+
+    @Test func randomBytesAreATypedErrorOrDamageNeverACrash() {
+        var rng = SplitMix64(seed: 7)
+        let garbage = (0..<100_000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        let decoder = RenditionDecoder()
+        do {
+            let report = try decoder.decodeSegment(garbage) { _ in }
+            #expect(report.frames == 0)
+        } catch {
+            #expect(error.description.contains("100000 bytes"))
+        }
+    }
+}
+
+/// A small deterministic generator for test data.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
