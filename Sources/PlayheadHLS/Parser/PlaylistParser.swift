@@ -115,7 +115,8 @@ struct PlaylistParser {
         if let pv = pendingVariant {
             var variant = pv.variant
             variant.uri = uri
-            variant.tags = pendingVariantTags
+            variant.tags = pending.tags + pendingVariantTags
+            pending.tags = []
             pendingVariantTags = []
             multivariant.variants.append(variant)
             pendingVariant = nil
