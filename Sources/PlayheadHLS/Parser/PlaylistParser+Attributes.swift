@@ -71,6 +71,7 @@ extension PlaylistParser {
             throw .badNumber(line: tag.line, column: tag.valueColumn, tag: String(tag.name), text: String(t))
         }
         guard let at else { return (length, nil) }
+        if t.index(after: at) == t.endIndex { return (length, nil) }  // `n@`: tolerated as no offset
         guard let offset = NumberText.decimalInteger(t[t.index(after: at)...]), offset >= 0 else {
             throw .badNumber(line: tag.line, column: tag.valueColumn, tag: String(tag.name), text: String(t))
         }

@@ -76,8 +76,7 @@ extension PlaylistParser {
         for (name, path) in [("SCTE35-CMD", \DateRange.scte35Cmd), ("SCTE35-OUT", \.scte35Out), ("SCTE35-IN", \.scte35In)] {
             guard let e = list.entry(name) else { continue }
             if HexBytes.decode(e.text) == nil {
-                throw mapped(AttributeListError(kind: .badValue(expected: "hexadecimal-sequence"), column: e.column,
-                                                attribute: name), tag)
+                warn(tag.line, "bad-value", "EXT-X-DATERANGE \(name) is not a hexadecimal sequence; kept as written")
             }
             range[keyPath: path] = String(e.text)
         }

@@ -8,12 +8,16 @@ extension PlaylistParser {
             throw .missingSegmentURI(line: pv.line, column: 1)
         }
         let isMultivariant = multivariantEvidenceLine != nil
+            || (mediaEvidenceLine == nil && multivariantOnlyTagLine != nil)
         let effectiveVersion = version ?? 1
         if isMultivariant {
             if let line = mediaHeaderTagLine {
                 warn(line, "media-tag-in-multivariant", "media playlist tags in a multivariant playlist are ignored")
             }
         } else {
+            if let line = multivariantOnlyTagLine {
+                warn(line, "multivariant-tag-in-media", "session tags in a media playlist are ignored")
+            }
             numberSegments()
             checkDurations()
             if media.iFramesOnly == false, let i = versionNeeds.firstIndex(where: { $0.feature == "EXT-X-MAP" }) {

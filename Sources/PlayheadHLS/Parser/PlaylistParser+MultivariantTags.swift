@@ -17,17 +17,17 @@ extension PlaylistParser {
             need(4, tag.line, "EXT-X-MEDIA")
             multivariant.media.append(try rendition(tag))
         case "EXT-X-SESSION-DATA":
-            try noteMultivariant(tag.line, tag: "EXT-X-SESSION-DATA")
+            noteMultivariantOnlyTag(tag.line)
             let list = try attributes(tag)
             multivariant.sessionData.append(SessionData(
                 dataId: try required(list, "DATA-ID", tag), value: string(list, "VALUE", tag),
                 uri: string(list, "URI", tag), format: string(list, "FORMAT", tag),
                 language: string(list, "LANGUAGE", tag)))
         case "EXT-X-SESSION-KEY":
-            try noteMultivariant(tag.line, tag: "EXT-X-SESSION-KEY")
+            noteMultivariantOnlyTag(tag.line)
             multivariant.sessionKeys.append(try parseKey(tag))
         case "EXT-X-CONTENT-STEERING":
-            try noteMultivariant(tag.line, tag: "EXT-X-CONTENT-STEERING")
+            noteMultivariantOnlyTag(tag.line)
             singleton(tag)
             let list = try attributes(tag)
             multivariant.contentSteering = ContentSteering(
@@ -36,6 +36,12 @@ extension PlaylistParser {
             return false
         }
         return true
+    }
+
+    /// Session tags do not decide the playlist kind (some media playlists carry them); they are
+    /// reported when the playlist turns out to be a media playlist.
+    mutating func noteMultivariantOnlyTag(_ line: Int) {
+        if multivariantOnlyTagLine == nil { multivariantOnlyTagLine = line }
     }
 
     /// Reads the attributes of EXT-X-STREAM-INF or EXT-X-I-FRAME-STREAM-INF.

@@ -21,6 +21,8 @@ struct PlaylistParser {
     var mediaEvidenceLine: Int?
     /// Line of the first tag that makes this a multivariant playlist.
     var multivariantEvidenceLine: Int?
+    /// Line of the first session tag (EXT-X-SESSION-DATA/-KEY, EXT-X-CONTENT-STEERING).
+    var multivariantOnlyTagLine: Int?
     /// Line of the first media-only header tag (reported if the playlist turns out multivariant).
     var mediaHeaderTagLine: Int?
     /// Singleton tags already seen (for duplicate-tag warnings).
