@@ -14,7 +14,7 @@ enum Corpus {
         return candidates.first { FileManager.default.fileExists(atPath: $0.path) }
     }()
 
-    static let skipMessage = "shared corpora not found beside the repository (../shared/corpora); corpus test skipped"
+    static let skipComment: Comment = "shared corpora not found beside the repository (../shared/corpora); corpus test skipped"
 
     /// The `.m3u8` files of a corpus folder, sorted by name.
     static func playlists(_ folder: String) -> [URL] {
