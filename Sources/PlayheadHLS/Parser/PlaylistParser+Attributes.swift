@@ -1,0 +1,105 @@
+/// Attribute access for the parser: errors mapped to ``PlaylistParseError`` with the line's
+/// column, and variable substitution applied to quoted strings.
+extension PlaylistParser {
+    /// Parses the tag's value as an attribute list.
+    func attributes(_ tag: TagLine) throws(PlaylistParseError) -> AttributeList {
+        do {
+            return try AttributeList.parse(tag.text)
+        } catch {
+            throw mapped(error, tag)
+        }
+    }
+
+    func mapped(_ error: AttributeListError, _ tag: TagLine) -> PlaylistParseError {
+        let column = tag.valueColumn + error.column - 1
+        if case .badValue = error.kind {
+            let text = error.attribute.flatMap { (try? AttributeList.parse(tag.text))?.entry($0)?.text } ?? ""
+            return .badNumber(line: tag.line, column: column, tag: String(tag.name),
+                              text: "\(error.attribute ?? "")=\(text)")
+        }
+        return .badAttributeList(line: tag.line, column: column, tag: String(tag.name), reason: error.description)
+    }
+
+    /// A string attribute with variables substituted (quoted or not).
+    mutating func string(_ list: AttributeList, _ name: String, _ tag: TagLine) -> String? {
+        guard let e = list.entry(name) else { return nil }
+        return e.quoted ? substitute(e.text, line: tag.line) : String(e.text)
+    }
+
+    /// A required string attribute.
+    mutating func required(_ list: AttributeList, _ name: String, _ tag: TagLine)
+        throws(PlaylistParseError) -> String {
+        guard let v = string(list, name, tag) else {
+            throw .missingRequiredAttribute(line: tag.line, column: tag.valueColumn, tag: String(tag.name),
+                                            attribute: name)
+        }
+        return v
+    }
+
+    func integer(_ list: AttributeList, _ name: String, _ tag: TagLine) throws(PlaylistParseError) -> Int? {
+        do { return try list.decimalInteger(name) } catch { throw mapped(error, tag) }
+    }
+
+    func float(_ list: AttributeList, _ name: String, _ tag: TagLine) throws(PlaylistParseError) -> Double? {
+        do { return try list.signedFloat(name) } catch { throw mapped(error, tag) }
+    }
+
+    func hex(_ list: AttributeList, _ name: String, _ tag: TagLine) throws(PlaylistParseError) -> [UInt8]? {
+        do { return try list.hexadecimal(name) } catch { throw mapped(error, tag) }
+    }
+
+    func resolution(_ list: AttributeList, _ name: String, _ tag: TagLine) throws(PlaylistParseError) -> Resolution? {
+        do { return try list.resolution(name) } catch { throw mapped(error, tag) }
+    }
+
+    /// A YES/NO attribute; other values give an `unknown-enumerated-value` warning and false.
+    mutating func yesNo(_ list: AttributeList, _ name: String, _ tag: TagLine) -> Bool {
+        guard let e = list.entry(name) else { return false }
+        if e.text == "YES" { return true }
+        if e.text != "NO" {
+            warn(tag.line, "unknown-enumerated-value", "#\(tag.name) \(name)=\(e.text): expected YES or NO")
+        }
+        return false
+    }
+
+    /// Parses `n[@o]` (EXT-X-BYTERANGE and BYTERANGE attributes).
+    func byteRange(_ text: Substring, _ tag: TagLine) throws(PlaylistParseError) -> (length: Int, offset: Int?) {
+        let t = trimmed(text)
+        let at = t.firstIndex(of: "@")
+        let lengthText = at.map { t[..<$0] } ?? t
+        guard let length = NumberText.decimalInteger(lengthText), length >= 0 else {
+            throw .badNumber(line: tag.line, column: tag.valueColumn, tag: String(tag.name), text: String(t))
+        }
+        guard let at else { return (length, nil) }
+        if t.index(after: at) == t.endIndex { return (length, nil) }  // `n@`: tolerated as no offset
+        guard let offset = NumberText.decimalInteger(t[t.index(after: at)...]), offset >= 0 else {
+            throw .badNumber(line: tag.line, column: tag.valueColumn, tag: String(tag.name), text: String(t))
+        }
+        return (length, offset)
+    }
+
+    /// Replaces `{$name}` references with defined variables; undefined ones stay and are warned.
+    mutating func substitute(_ text: Substring, line: Int) -> String {
+        guard !variables.isEmpty || !defines.isEmpty, text.contains("{$") else { return String(text) }
+        var out = ""
+        var rest = text
+        while let open = rest.firstRange(of: "{$") {
+            out += rest[..<open.lowerBound]
+            let after = rest[open.upperBound...]
+            guard let close = after.firstIndex(of: "}") else {
+                rest = rest[open.lowerBound...]
+                break
+            }
+            let name = String(after[..<close])
+            if let value = variables[name] {
+                out += value
+            } else {
+                warn(line, "undefined-variable", "variable {$\(name)} is not defined")
+                out += rest[open.lowerBound...close]
+            }
+            rest = after[after.index(after: close)...]
+        }
+        out += rest
+        return out
+    }
+}

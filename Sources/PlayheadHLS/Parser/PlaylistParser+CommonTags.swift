@@ -1,0 +1,104 @@
+/// Tags allowed in both kinds of playlist (RFC 8216bis 4.4.2) and EXT-X-DATERANGE.
+extension PlaylistParser {
+    /// Handles a tag common to both kinds; returns false when the tag is unknown.
+    mutating func handleCommonTag(_ tag: TagLine) throws(PlaylistParseError) -> Bool {
+        switch tag.name {
+        case "EXTM3U":
+            warn(tag.line, "duplicate-tag", "#EXTM3U appears more than once")
+        case "EXT-X-VERSION":
+            singleton(tag)
+            if let v = NumberText.decimalInteger(trimmed(tag.text)), v >= 1 {
+                version = v
+            } else {
+                warn(tag.line, "bad-value", "EXT-X-VERSION '\(tag.text.prefix(40))' is not a positive integer; ignored")
+            }
+        case "EXT-X-INDEPENDENT-SEGMENTS":
+            singleton(tag)
+            independentSegments = true
+        case "EXT-X-START":
+            singleton(tag)
+            let list = try attributes(tag)
+            guard let offset = try float(list, "TIME-OFFSET", tag) else {
+                throw .missingRequiredAttribute(line: tag.line, column: tag.valueColumn, tag: "EXT-X-START",
+                                                attribute: "TIME-OFFSET")
+            }
+            start = StartPoint(timeOffset: offset, precise: yesNo(list, "PRECISE", tag))
+        case "EXT-X-DEFINE": try define(tag)
+        case "EXT-X-DATERANGE": try dateRange(tag)
+        default:
+            return false
+        }
+        return true
+    }
+
+    mutating func define(_ tag: TagLine) throws(PlaylistParseError) {
+        need(8, tag.line, "EXT-X-DEFINE")
+        let list = try attributes(tag)
+        let definition: VariableDefinition
+        if let name = list.quotedString("NAME") {
+            guard let value = list.quotedString("VALUE") else {
+                throw .missingRequiredAttribute(line: tag.line, column: tag.valueColumn, tag: "EXT-X-DEFINE",
+                                                attribute: "VALUE")
+            }
+            definition = VariableDefinition(name: name, source: .value, value: value)
+        } else if let name = list.quotedString("IMPORT") {
+            definition = VariableDefinition(name: name, source: .import, value: importedVariables[name])
+        } else if let name = list.quotedString("QUERYPARAM") {
+            definition = VariableDefinition(name: name, source: .queryParameter, value: importedVariables[name])
+        } else {
+            throw .missingRequiredAttribute(line: tag.line, column: tag.valueColumn, tag: "EXT-X-DEFINE",
+                                            attribute: "NAME")
+        }
+        if variables[definition.name] != nil {
+            warn(tag.line, "duplicate-tag", "variable \(definition.name) is defined twice")
+        }
+        if let value = definition.value {
+            variables[definition.name] = value
+        } else {
+            warn(tag.line, "undefined-variable", "no value supplied for imported variable \(definition.name)")
+        }
+        defines.append(definition)
+    }
+
+    mutating func dateRange(_ tag: TagLine) throws(PlaylistParseError) {
+        let list = try attributes(tag)
+        let id = string(list, "ID", tag) ?? {
+            warn(tag.line, "missing-attribute", "EXT-X-DATERANGE lacks ID")
+            return ""
+        }()
+        var range = DateRange(id: id)
+        range.classIdentifier = string(list, "CLASS", tag)
+        range.startDate = date(list, "START-DATE", tag)
+        range.cue = string(list, "CUE", tag)
+        range.endDate = date(list, "END-DATE", tag)
+        range.durationSeconds = try float(list, "DURATION", tag)
+        range.plannedDurationSeconds = try float(list, "PLANNED-DURATION", tag)
+        for (name, path) in [("SCTE35-CMD", \DateRange.scte35Cmd), ("SCTE35-OUT", \.scte35Out), ("SCTE35-IN", \.scte35In)] {
+            guard let e = list.entry(name) else { continue }
+            if HexBytes.decode(e.text) == nil {
+                warn(tag.line, "bad-value", "EXT-X-DATERANGE \(name) is not a hexadecimal sequence; kept as written")
+            }
+            range[keyPath: path] = String(e.text)
+        }
+        range.endOnNext = yesNo(list, "END-ON-NEXT", tag)
+        for e in list.entries where e.name.hasPrefix("X-") {
+            let value: AttributeValue = e.quoted ? .quotedString(substitute(e.text, line: tag.line)) : e.value
+            range.clientAttributes.append(ClientAttribute(name: String(e.name), value: value))
+        }
+        if let d = range.durationSeconds, d < 0 { warn(tag.line, "negative-value", "EXT-X-DATERANGE DURATION < 0") }
+        if let s = range.startDate, let e = range.endDate, e < s {
+            warn(tag.line, "odd-value", "EXT-X-DATERANGE END-DATE is before START-DATE")
+        }
+        range.segmentIndex = media.segments.count
+        media.dateRanges.append(range)
+    }
+
+    mutating func date(_ list: AttributeList, _ name: String, _ tag: TagLine) -> ProgramDateTime? {
+        guard let text = string(list, name, tag) else { return nil }
+        guard let d = ProgramDateTime(iso8601: Substring(text)) else {
+            warn(tag.line, "bad-value", "\(name) '\(text.prefix(40))' is not a date; ignored")
+            return nil
+        }
+        return d
+    }
+}

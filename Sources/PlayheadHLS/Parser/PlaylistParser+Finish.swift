@@ -1,0 +1,82 @@
+/// End of input: truncation check, numbering, version rules, and the choice of playlist kind.
+extension PlaylistParser {
+    mutating func finish(lastLine: Int) throws(PlaylistParseError) -> ParsedPlaylist {
+        if let line = pending.extinfLine {
+            throw .missingSegmentURI(line: line, column: 1)
+        }
+        if let pv = pendingVariant {
+            throw .missingSegmentURI(line: pv.line, column: 1)
+        }
+        let isMultivariant = multivariantEvidenceLine != nil
+            || (mediaEvidenceLine == nil && multivariantOnlyTagLine != nil)
+        let effectiveVersion = version ?? 1
+        if isMultivariant {
+            if let line = mediaHeaderTagLine {
+                warn(line, "media-tag-in-multivariant", "media playlist tags in a multivariant playlist are ignored")
+            }
+        } else {
+            if let line = multivariantOnlyTagLine {
+                warn(line, "multivariant-tag-in-media", "session tags in a media playlist are ignored")
+            }
+            numberSegments()
+            checkDurations()
+            if media.iFramesOnly == false, let i = versionNeeds.firstIndex(where: { $0.feature == "EXT-X-MAP" }) {
+                versionNeeds[i].version = 6
+                versionNeeds[i].feature = "EXT-X-MAP without EXT-X-I-FRAMES-ONLY"
+            }
+        }
+        for need in versionNeeds where need.version > effectiveVersion {
+            warn(need.line, "version-too-low",
+                 "\(need.feature) needs EXT-X-VERSION \(need.version) or higher; playlist declares \(effectiveVersion)"
+                    + (version == nil ? " (implied)" : ""))
+        }
+        warnings.sort { $0.line < $1.line }
+        if droppedWarnings > 0 {
+            warnings.append(PlaylistWarning(line: lastLine, code: "warnings-truncated",
+                                            message: "\(droppedWarnings) further warnings were dropped"))
+        }
+        if isMultivariant {
+            multivariant.version = version
+            multivariant.independentSegments = independentSegments
+            multivariant.start = start
+            multivariant.defines = defines
+            multivariant.dateRanges = media.dateRanges.map { var d = $0; d.segmentIndex = 0; return d }
+            multivariant.trailingTags = pendingVariantTags + pending.tags
+            return ParsedPlaylist(playlist: .multivariant(multivariant), warnings: warnings)
+        }
+        media.version = version
+        media.independentSegments = independentSegments
+        media.start = start
+        media.defines = defines
+        media.trailingParts = pending.parts
+        media.trailingTags = pending.tags
+        return ParsedPlaylist(playlist: .media(media), warnings: warnings)
+    }
+
+    /// Media sequence and discontinuity sequence numbers of every segment.
+    mutating func numberSegments() {
+        let first = media.mediaSequence + (media.skip?.skippedSegments ?? 0)
+        var discontinuity = media.discontinuitySequence
+        for i in media.segments.indices {
+            if media.segments[i].discontinuity { discontinuity += 1 }
+            media.segments[i].mediaSequence = first + i
+            media.segments[i].discontinuitySequence = discontinuity
+        }
+    }
+
+    /// Target duration present and not exceeded by any rounded EXTINF.
+    mutating func checkDurations() {
+        guard let target = media.targetDuration else {
+            if !media.segments.isEmpty {
+                warn(0, "missing-target-duration", "media playlist has no EXT-X-TARGETDURATION")
+            }
+            return
+        }
+        var reported = 0
+        for s in media.segments where Int(s.duration.rounded()) > target && reported < 10 {
+            reported += 1
+            warn(0, "extinf-exceeds-target-duration",
+                 "segment \(s.mediaSequence) lasts \(s.duration) s, above the target duration \(target) s")
+        }
+    }
+}

@@ -1,0 +1,225 @@
+import PlayheadHLS
+import Testing
+
+private func media(_ text: String) throws -> (MediaPlaylist, [PlaylistWarning]) {
+    let parsed = try Playlist.parse(text)
+    return (try #require(parsed.playlist.media), parsed.warnings)
+}
+
+@Suite struct ParserBehaviourTests {
+    @Test func variablesAreSubstitutedInURIsAndQuotedStrings() throws {
+        let (m, warnings) = try media("""
+        #EXTM3U
+        #EXT-X-VERSION:8
+        #EXT-X-DEFINE:NAME="base",VALUE="https://cdn.example.com"
+        #EXT-X-DEFINE:IMPORT="token"
+        #EXT-X-TARGETDURATION:10
+        #EXT-X-MAP:URI="{$base}/init.mp4"
+        #EXTINF:10,
+        {$base}/seg1.mp4?t={$token}
+        #EXTINF:10,
+        {$nope}/seg2.mp4
+        """)
+        #expect(m.segments[0].uri == "https://cdn.example.com/seg1.mp4?t={$token}")
+        #expect(m.segments[0].map?.uri == "https://cdn.example.com/init.mp4")
+        #expect(m.segments[1].uri == "{$nope}/seg2.mp4")
+        #expect(warnings.contains { $0.code == "undefined-variable" && $0.line == 10 })
+        #expect(m.defines.map(\.source) == [.value, .import])
+    }
+
+    @Test func importedVariablesComeFromTheCaller() throws {
+        let parsed = try Playlist.parse("""
+        #EXTM3U
+        #EXT-X-VERSION:8
+        #EXT-X-DEFINE:IMPORT="token"
+        #EXT-X-DEFINE:QUERYPARAM="session"
+        #EXT-X-TARGETDURATION:10
+        #EXTINF:10,
+        a.ts?t={$token}&s={$session}
+        """, variables: ["token": "abc", "session": "42"])
+        #expect(parsed.playlist.media?.segments.first?.uri == "a.ts?t=abc&s=42")
+        #expect(parsed.warnings.isEmpty)
+    }
+
+    @Test func byteRangesAreResolved() throws {
+        let (m, _) = try media("""
+        #EXTM3U
+        #EXT-X-VERSION:7
+        #EXT-X-TARGETDURATION:10
+        #EXT-X-MAP:URI="main.mp4",BYTERANGE="720"
+        #EXTINF:10,
+        #EXT-X-BYTERANGE:1000@720
+        main.mp4
+        #EXTINF:10,
+        #EXT-X-BYTERANGE:500
+        main.mp4
+        #EXTINF:10,
+        #EXT-X-BYTERANGE:300
+        main.mp4
+        #EXTINF:10,
+        whole.mp4
+        """)
+        #expect(m.segments.map(\.byteRange) == [
+            ByteRange(length: 1000, offset: 720), ByteRange(length: 500, offset: 1720),
+            ByteRange(length: 300, offset: 2220), nil,
+        ])
+        #expect(m.segments[0].map?.byteRange == ByteRange(length: 720, offset: 0))
+    }
+
+    @Test func sequenceNumbersKeysAndMapsInForce() throws {
+        let (m, _) = try media("""
+        #EXTM3U
+        #EXT-X-VERSION:6
+        #EXT-X-TARGETDURATION:10
+        #EXT-X-MEDIA-SEQUENCE:50
+        #EXT-X-DISCONTINUITY-SEQUENCE:2
+        #EXT-X-KEY:METHOD=AES-128,URI="k1"
+        #EXTINF:10,
+        a.ts
+        #EXT-X-DISCONTINUITY
+        #EXT-X-KEY:METHOD=NONE
+        #EXT-X-MAP:URI="init.mp4"
+        #EXTINF:10,
+        b.ts
+        """)
+        #expect(m.segments.map(\.mediaSequence) == [50, 51])
+        #expect(m.segments.map(\.discontinuitySequence) == [2, 3])
+        #expect(m.segments[0].key?.method == .aes128)
+        #expect(m.segments[0].key?.uri == "k1")
+        #expect(m.segments[1].key?.method == KeyMethod.none)
+        #expect(m.segments[0].map == nil)
+        #expect(m.segments[1].map?.uri == "init.mp4")
+    }
+
+    @Test func unknownTagsAttachToTheSegmentTheyPrecede() throws {
+        let (m, _) = try media("""
+        #EXTM3U
+        #EXT-X-TARGETDURATION:10
+        #EXTINF:10,
+        a.ts
+        # a comment is ignored
+        #EXT-X-CUE-OUT:30
+        #EXT-OATCLS-SCTE35:/DAlAAAA
+        #EXTINF:10,
+        b.ts
+        #EXT-X-CUE-IN
+        """)
+        #expect(m.segments[0].tags.isEmpty)
+        #expect(m.segments[1].tags == [UnknownTag(name: "EXT-X-CUE-OUT", value: "30"),
+                                       UnknownTag(name: "EXT-OATCLS-SCTE35", value: "/DAlAAAA")])
+        #expect(m.segments[1].tags.map(\.line) == [6, 7])
+        #expect(m.trailingTags == [UnknownTag(name: "EXT-X-CUE-IN", value: nil)])
+        #expect(m.trailingTags.first?.line == 10)
+    }
+
+    @Test func versionWarningsFollowThePSDKTable() throws {
+        let (_, warnings) = try media("""
+        #EXTM3U
+        #EXT-X-TARGETDURATION:10
+        #EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x00000000000000000000000000000001
+        #EXT-X-MAP:URI="init.mp4"
+        #EXTINF:9.5,
+        #EXT-X-BYTERANGE:100@0
+        a.mp4
+        """)
+        let low = warnings.filter { $0.code == "version-too-low" }
+        #expect(low.map(\.line) == [3, 4, 5, 6])
+        #expect(low[0].message.contains("2"))
+        #expect(low[1].message.contains("6"))   // MAP without I-FRAMES-ONLY
+        #expect(low[2].message.contains("3"))
+        #expect(low[3].message.contains("4"))
+    }
+
+    @Test func versionHighEnoughGivesNoWarning() throws {
+        let (_, warnings) = try media("""
+        #EXTM3U
+        #EXT-X-VERSION:4
+        #EXT-X-TARGETDURATION:10
+        #EXTINF:9.5,
+        #EXT-X-BYTERANGE:100@0
+        a.ts
+        """)
+        #expect(warnings.isEmpty)
+    }
+
+    @Test func toleratedProblemsAreWarnings() throws {
+        let (m, warnings) = try media("""
+        #EXTM3U
+        #EXT-X-VERSION:3
+        #EXT-X-TARGETDURATION:5
+        #EXT-X-TARGETDURATION:6
+        #EXT-X-MEDIA-SEQUENCE:-3
+        #EXT-X-PLAYLIST-TYPE:LIVE
+        #EXTINF:7.2,
+        a.ts
+        """)
+        let codes = Set(warnings.map(\.code))
+        #expect(codes.isSuperset(of: ["duplicate-tag", "negative-value", "unknown-enumerated-value",
+                                      "extinf-exceeds-target-duration"]))
+        #expect(m.targetDuration == 6)
+        #expect(m.mediaSequence == -3)
+        #expect(m.playlistType == nil)
+    }
+
+    @Test func missingTargetDurationIsAWarning() throws {
+        let (_, warnings) = try media("#EXTM3U\n#EXTINF:4,\na.ts\n")
+        #expect(warnings.contains { $0.code == "missing-target-duration" })
+    }
+
+    @Test func mixingKindsIsAnError() {
+        #expect(throws: PlaylistParseError.mixedPlaylistKinds(line: 4, column: 1, tag: "EXTINF")) {
+            try Playlist.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n#EXTINF:4,\na.ts\n")
+        }
+    }
+
+    @Test func requiredAttributesAreErrors() {
+        #expect(throws: PlaylistParseError.missingRequiredAttribute(
+            line: 2, column: 19, tag: "EXT-X-STREAM-INF", attribute: "BANDWIDTH")) {
+            try Playlist.parse("#EXTM3U\n#EXT-X-STREAM-INF:CODECS=\"avc1\"\nv.m3u8\n")
+        }
+        #expect(throws: PlaylistParseError.missingRequiredAttribute(
+            line: 2, column: 12, tag: "EXT-X-KEY", attribute: "URI")) {
+            try Playlist.parse("#EXTM3U\n#EXT-X-KEY:METHOD=AES-128\n#EXTINF:4,\na.ts\n")
+        }
+        #expect(throws: PlaylistParseError.missingRequiredAttribute(
+            line: 2, column: 12, tag: "EXT-X-MAP", attribute: "URI")) {
+            try Playlist.parse("#EXTM3U\n#EXT-X-MAP:BYTERANGE=\"1@0\"\n#EXTINF:4,\na.ts\n")
+        }
+        #expect(throws: PlaylistParseError.missingRequiredAttribute(
+            line: 2, column: 14, tag: "EXT-X-MEDIA", attribute: "URI")) {
+            try Playlist.parse("#EXTM3U\n#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"s\",NAME=\"en\"\n")
+        }
+    }
+
+    @Test func badNumbersAreErrors() {
+        #expect(throws: PlaylistParseError.badNumber(line: 2, column: 9, tag: "EXTINF", text: "ten")) {
+            try Playlist.parse("#EXTM3U\n#EXTINF:ten,\na.ts\n")
+        }
+        #expect(throws: PlaylistParseError.self) {
+            try Playlist.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=lots\nv.m3u8\n")
+        }
+    }
+
+    @Test func dateRangeKeepsSCTE35HexAndClientAttributes() throws {
+        let (m, _) = try media("""
+        #EXTM3U
+        #EXT-X-TARGETDURATION:10
+        #EXT-X-PROGRAM-DATE-TIME:2014-03-05T11:15:00+01:00
+        #EXT-X-DATERANGE:ID="s1",START-DATE="2014-03-05T11:15:00Z",DURATION=59.993,SCTE35-OUT=0xFC002F,X-AD="a",X-N=2.5
+        #EXTINF:10,
+        a.ts
+        """)
+        let d = try #require(m.dateRanges.first)
+        #expect(d.scte35Out == "0xFC002F")
+        #expect(d.scte35OutBytes == [0xFC, 0x00, 0x2F])
+        #expect(d.clientAttributes == [ClientAttribute(name: "X-AD", value: .quotedString("a")),
+                                       ClientAttribute(name: "X-N", value: .signedFloat(2.5))])
+        #expect(d.startDate?.iso8601 == "2014-03-05T11:15:00.000Z")
+        #expect(m.segments[0].programDateTime?.iso8601 == "2014-03-05T10:15:00.000Z")
+    }
+
+    @Test func crlfAndBOMAreAccepted() throws {
+        let parsed = try Playlist.parse(data: [0xEF, 0xBB, 0xBF] + Array("#EXTM3U\r\n#EXTINF:4,\r\na.ts\r\n".utf8))
+        #expect(parsed.playlist.media?.segments.first?.uri == "a.ts")
+    }
+}

@@ -1,3 +1,0 @@
-import Testing
-@testable import PlayheadHLS
-@Test func placeholderHLS() { #expect(Bool(true)) }
