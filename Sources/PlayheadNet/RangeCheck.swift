@@ -88,7 +88,7 @@ struct RangeMismatch: Error, Equatable {
 extension StringProtocol {
     /// The string without leading and trailing spaces, tabs and line breaks.
     var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        let isSpace: (Character) -> Bool = { $0.isWhitespace || $0.isNewline }  // "\r\n" is one Character
         guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else {
             return ""
         }
