@@ -18,7 +18,7 @@ final class Locked<Value>: @unchecked Sendable {
 extension Duration {
     /// The duration in seconds as a `Double` (for libcurl options and error reports).
     var secondsDouble: Double {
-        Double(components.seconds) + Double(components.attoseconds) * 1e-18
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 
     /// The duration in whole milliseconds, rounded up so that a tiny positive duration never becomes zero.
