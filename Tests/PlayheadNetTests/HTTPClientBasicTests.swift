@@ -116,3 +116,16 @@ import Testing
         #expect(!HTTPClient.curlVersion.isEmpty)
     }
 }
+
+@Suite struct HTTPClientConnectTimeoutTests {
+    @Test func connectTimeoutFiresWhenTheHandshakeHangs() async throws {
+        let listener = try UnresponsiveListener()
+        defer { listener.stop() }
+        let client = HTTPClient(configuration: .init(connectTimeout: .milliseconds(300)))
+        let url = listener.baseURL + "/x.m3u8"
+        let started = ContinuousClock.now
+        let error = await fetchError(client, url)
+        #expect(error == .timeout(url: url, phase: .connect, after: 0.3))
+        #expect(ContinuousClock.now - started < .seconds(2))
+    }
+}
