@@ -41,28 +41,30 @@ struct ResponsePlan {
             return text(403, "path escapes the root", sendBody: !isHead, closeAfter: !keepAlive)
         }
         let filePath = root + "/" + components.joined(separator: "/")
-        guard let file = readRegularFile(filePath) else {
+        guard let size = regularFileSize(filePath) else {
             return text(404, "no file at \(path)", sendBody: !isHead, closeAfter: !keepAlive)
         }
         var headers: [(String, String)] = [("Content-Type", ContentType.forPath(path)), ("Accept-Ranges", "bytes")]
         let rangeHeader = fault == .ignoreRange ? nil : request.headers["range"]
-        var body = file
+        var body: [UInt8]
         var status = 200
-        if rangeHeader == nil, acceptsGzip(request), let gzipped = readRegularFile(filePath + ".gz") {
-            body = gzipped
-            headers.append(("Content-Encoding", "gzip"))
-            headers.append(("Vary", "Accept-Encoding"))
-        }
-        switch RangeRequest(header: rangeHeader, size: file.count) {
-        case .whole: break
+        switch RangeRequest(header: rangeHeader, size: size) {
         case .unsatisfiable:
-            var plan = text(416, "range \(rangeHeader ?? "") is past the end (\(file.count) bytes)", sendBody: !isHead, closeAfter: !keepAlive)
-            plan.headers.append(("Content-Range", "bytes */\(file.count)"))
+            var plan = text(416, "range \(rangeHeader ?? "") is past the end (\(size) bytes)", sendBody: !isHead, closeAfter: !keepAlive)
+            plan.headers.append(("Content-Range", "bytes */\(size)"))
             return plan
         case .partial(let first, let last):
             status = 206
-            body = Array(file[first...last])
-            headers.append(("Content-Range", "bytes \(first)-\(last)/\(file.count)"))
+            body = read(filePath, offset: first, count: last - first + 1)
+            headers.append(("Content-Range", "bytes \(first)-\(last)/\(size)"))
+        case .whole:
+            if rangeHeader == nil, acceptsGzip(request), regularFileSize(filePath + ".gz") != nil {
+                body = read(filePath + ".gz", offset: 0, count: Int.max)
+                headers.append(("Content-Encoding", "gzip"))
+                headers.append(("Vary", "Accept-Encoding"))
+            } else {
+                body = read(filePath, offset: 0, count: size)
+            }
         }
         if case .corrupt(let seed) = fault { corrupt(&body, seed: seed) }
         return ResponsePlan(status: status, headers: headers, body: body, sendBody: !isHead, closeAfter: !keepAlive)
@@ -74,11 +76,19 @@ struct ResponsePlan {
         }
     }
 
-    private static func readRegularFile(_ path: String) -> [UInt8]? {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-              let data = FileManager.default.contents(atPath: path) else { return nil }
-        return [UInt8](data)
+    private static func regularFileSize(_ path: String) -> Int? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              attributes[.type] as? FileAttributeType == .typeRegular else { return nil }
+        return (attributes[.size] as? NSNumber)?.intValue
+    }
+
+    /// Reads up to `count` bytes from `offset`; fewer (possibly none) if the file shrank or is unreadable.
+    private static func read(_ path: String, offset: Int, count: Int) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        defer { try? handle.close() }
+        guard (try? handle.seek(toOffset: UInt64(offset))) != nil else { return [] }
+        let data = count == Int.max ? try? handle.readToEnd() : try? handle.read(upToCount: count)
+        return data.map { [UInt8]($0) } ?? []
     }
 
     /// Flips about one byte per KiB (at least one) at positions drawn from a SplitMix64 generator.
