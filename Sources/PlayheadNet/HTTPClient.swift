@@ -32,7 +32,8 @@ public final class HTTPClient: Sendable {
     /// - Parameters:
     ///   - url: an `http`, `https` or `file` URL.
     ///   - range: bytes to fetch; a server that ignores `Range` and answers 200 is handled by cutting the
-    ///     range out of the full body (``HTTPResponse/rangeIgnoredByServer`` tells); a 206 whose
+    ///     range out of its body, reading no further than the range's end
+    ///     (``HTTPResponse/rangeIgnoredByServer`` tells); a 206 whose
     ///     `Content-Range` does not match the request fails with `CURLE_RANGE_ERROR` (33).
     ///   - headers: extra request headers (names and values must not contain line breaks).
     /// - Returns: the 2xx response, its body decoded.

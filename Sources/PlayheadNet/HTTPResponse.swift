@@ -29,7 +29,8 @@ public struct HTTPResponse: Sendable {
     /// The byte range asked for, if any.
     public var requestedRange: ByteRangeRequest?
     /// `true` when a range was asked for but the server sent the whole resource with 200; the client then
-    /// cut ``body`` to the range itself.
+    /// cut ``body`` to the range itself, and for a bounded range stopped reading (closing the connection)
+    /// once it held the range.
     public var rangeIgnoredByServer: Bool
     /// The size of the whole resource when known (from `Content-Range`, or from a full 200 body).
     public var resourceLength: Int?
@@ -57,7 +58,8 @@ public struct TransferTimings: Sendable, Equatable {
     public var firstByte: Double
     /// Transfer complete (`CURLINFO_TOTAL_TIME_T`), seconds from the start.
     public var total: Double
-    /// Body bytes handed over after decoding (before a client-side range cut).
+    /// Body bytes received after decoding (before a client-side range cut; for a server that ignored a
+    /// bounded range, what was read until the range was in hand).
     public var bytesReceived: Int
     /// Body bytes as they came over the wire, before decoding (`CURLINFO_SIZE_DOWNLOAD_T`).
     public var bytesOnWire: Int

@@ -18,31 +18,33 @@ enum RangeCheck {
     /// Returns the body to hand out, or a sentence saying why it does not match `requested`.
     ///
     /// - 200 without a range: the body as is.
-    /// - 200 with a range: the server ignored `Range`; the range is cut out of the full body.
+    /// - 200 with a range: the server ignored `Range`; the range is cut out of the body, which the client
+    ///   may have `stoppedEarly` once it held the range (the resource's size is then `contentLength`).
     /// - 206: `Content-Range` must start at the offset asked for, end at the last byte asked for (or at the
     ///   resource's end when the range runs past it or is open), and agree with the body's size.
     static func apply(
-        requested: ByteRangeRequest?, status: Int, contentRange: String?, body: [UInt8]
+        requested: ByteRangeRequest?, status: Int, contentRange: String?, body: [UInt8], stoppedEarly: Bool = false, contentLength: Int? = nil
     ) -> Result<Outcome, RangeMismatch> {
         guard let requested else {
             if status == 206 { return .failure(RangeMismatch("206 Partial Content without a range request")) }
             return .success(Outcome(body: body, rangeIgnoredByServer: false, resourceLength: body.count))
         }
-        if status != 206 { return slice(body, to: requested) }
+        if status != 206 { return slice(body, to: requested, resourceLength: stoppedEarly ? contentLength : body.count) }
         guard let header = contentRange, let range = parse(header) else {
             return .failure(RangeMismatch("206 with missing or malformed Content-Range '\(contentRange ?? "")'"))
         }
         return check(range, header: header, body: body, against: requested)
     }
 
-    private static func slice(_ body: [UInt8], to requested: ByteRangeRequest) -> Result<Outcome, RangeMismatch> {
+    /// Cuts the range out of a 200 body, which may have been stopped early once the range was in hand.
+    private static func slice(_ body: [UInt8], to requested: ByteRangeRequest, resourceLength: Int?) -> Result<Outcome, RangeMismatch> {
         guard requested.offset < body.count else {
             return .failure(RangeMismatch(
                 "server ignored Range \(requested) and its \(body.count)-byte body ends before the offset"))
         }
         let end = min(body.count, requested.lastByte.map { $0 + 1 } ?? body.count)
         return .success(Outcome(
-            body: Array(body[requested.offset..<end]), rangeIgnoredByServer: true, resourceLength: body.count))
+            body: Array(body[requested.offset..<end]), rangeIgnoredByServer: true, resourceLength: resourceLength))
     }
 
     private static func check(

@@ -18,6 +18,10 @@ final class TransferBox {
     let totalDeadline: ContinuousClock.Instant?
     /// Decoded body bytes so far.
     fileprivate(set) var body: [UInt8] = []
+    /// Where to stop reading when the server ignores a bounded range (decided at the first body byte).
+    private var cutoff: Int??
+    /// Whether the transfer was stopped at ``cutoff`` on purpose.
+    private var stoppedAtCutoff = false
     /// Headers of the latest response block (reset at each status line, so redirects leave only the last).
     fileprivate(set) var headers: [HTTPHeader] = []
     private var headerList: UnsafeMutablePointer<curl_slist>?
@@ -59,8 +63,8 @@ final class TransferBox {
         set(ph_easy_setopt_write(easy, CURLOPT_WRITEFUNCTION, { data, size, count, userdata in
             let box = Unmanaged<TransferBox>.fromOpaque(userdata!).takeUnretainedValue()
             let total = size * count
-            if let data, total > 0 { box.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: total)) }
-            return total
+            guard let data, total > 0 else { return total }
+            return box.receiveBody(UnsafeRawBufferPointer(start: data, count: total)) ? total : 0
         }))
         set(ph_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, me))
         set(ph_easy_setopt_write(easy, CURLOPT_HEADERFUNCTION, { data, size, count, userdata in
@@ -84,6 +88,22 @@ final class TransferBox {
             url: ticket.url, curlCode: Int(code.rawValue), message: "setting options failed: \(errorMessage(for: code))")
     }
 
+    /// Appends body bytes. Returns `false` to stop the transfer: when a server answers a bounded range
+    /// request with 200 and the whole resource, reading stops once the range is in hand (the connection is
+    /// then closed rather than drained).
+    private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if cutoff == nil {
+            let ignoresRange = !isFileURL && ticket.range?.length != nil && longInfo(CURLINFO_RESPONSE_CODE) == 200
+            cutoff = .some(ignoresRange ? ticket.range.flatMap { $0.lastByte.map { $0 + 1 } } : nil)
+        }
+        body.append(contentsOf: bytes)
+        guard let limit = cutoff ?? nil, body.count >= limit else { return true }
+        stoppedAtCutoff = true
+        return false
+    }
+
+    private var isFileURL: Bool { ticket.url.lowercased().hasPrefix("file:") }
+
     private func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
         let line = String(decoding: bytes, as: UTF8.self).trimmingSpaces
         if line.hasPrefix("HTTP/") {
@@ -99,6 +119,7 @@ final class TransferBox {
         let url = ticket.url
         switch code {
         case CURLE_OK: break
+        case CURLE_WRITE_ERROR where stoppedAtCutoff: break
         case CURLE_OPERATION_TIMEDOUT:
             return .failure(.timeout(url: url, phase: .connect, after: configuration.connectTimeout.secondsDouble))
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
@@ -116,7 +137,10 @@ final class TransferBox {
         // libcurl cuts file:// ranges itself (and fails with CURLE_BAD_DOWNLOAD_RESUME past the end).
         let outcome = isFile
             ? .success(RangeCheck.Outcome(body: body, rangeIgnoredByServer: false, resourceLength: nil))
-            : RangeCheck.apply(requested: ticket.range, status: status, contentRange: header("Content-Range"), body: body)
+            : RangeCheck.apply(
+                requested: ticket.range, status: status, contentRange: header("Content-Range"), body: body,
+                stoppedEarly: stoppedAtCutoff,
+                contentLength: header("Content-Encoding") == nil ? header("Content-Length").flatMap { Int($0) } : nil)
         switch outcome {
         case .failure(let mismatch):
             return .failure(.transport(url: url, curlCode: Int(CURLE_RANGE_ERROR.rawValue), message: mismatch.reason))
