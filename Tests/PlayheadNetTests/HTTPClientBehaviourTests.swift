@@ -76,7 +76,7 @@ import Testing
         #expect(await preCancelled.value == .cancelled(url: url))
         // The client still works afterwards.
         fixture.server.setFault(nil, forPath: "/hang.ts")
-        #expect(try await client.get(url).body == patternBytes(100))
+        #expect(try await fixture.client.get(url).body == patternBytes(100))  // via fixture: keeps it alive
     }
 
     @Test func fiftyConcurrentRequestsEachGetTheirOwnBytes() async throws {
