@@ -20,7 +20,8 @@ public struct HTTPResponse: Sendable {
     public var effectiveURL: String
     /// The HTTP status (200 or 206). For file:// URLs, which have no status, 200.
     public var status: Int
-    /// The headers of the final response, in order. Empty for file:// URLs.
+    /// The headers of the final response, in order. For file:// URLs, the pseudo headers libcurl makes up
+    /// (`Content-Length` of the whole file, `Accept-ranges`, `Last-Modified`).
     public var headers: [HTTPHeader]
     /// The body, decoded (gzip, deflate) and, if the server ignored a range request, cut to the range.
     public var body: [UInt8]

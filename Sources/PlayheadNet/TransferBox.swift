@@ -134,9 +134,11 @@ final class TransferBox {
             return .failure(.status(url: url, code: status, bodyPrefix: Array(body.prefix(configuration.errorBodyPrefixBytes))))
         }
         let timings = collectTimings()
-        // libcurl cuts file:// ranges itself (and fails with CURLE_BAD_DOWNLOAD_RESUME past the end).
+        // libcurl cuts file:// ranges itself (and fails with CURLE_BAD_DOWNLOAD_RESUME past the end); its
+        // pseudo header Content-Length gives the whole file's size.
         let outcome = isFile
-            ? .success(RangeCheck.Outcome(body: body, rangeIgnoredByServer: false, resourceLength: nil))
+            ? .success(RangeCheck.Outcome(
+                body: body, rangeIgnoredByServer: false, resourceLength: header("Content-Length").flatMap { Int($0) }))
             : RangeCheck.apply(
                 requested: ticket.range, status: status, contentRange: header("Content-Range"), body: body,
                 stoppedEarly: stoppedAtCutoff,

@@ -107,6 +107,7 @@ import Testing
         #expect(whole.status == 200 && whole.body == bytes)
         let part = try await fixture.client.get(url, range: ByteRangeRequest(offset: 10, length: 20))
         #expect(part.body == Array(bytes[10..<30]))
+        #expect(whole.resourceLength == bytes.count && part.resourceLength == bytes.count)
         let missing = await fetchError(fixture.client, fixture.fileURL("nope.ts"))
         #expect(missing?.url == fixture.fileURL("nope.ts"))
     }
