@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "PlayheadHLS", path: "Sources/PlayheadHLS"),
         .target(name: "PlayheadMedia", dependencies: ["CFFmpeg", "CPlayheadShims"], path: "Sources/PlayheadMedia"),
         .target(name: "PlayheadNet", dependencies: ["CCurl", "CPlayheadShims"], path: "Sources/PlayheadNet"),
+        // Test utilities shared by test targets (and later the CLI's test origin): no C dependencies.
+        .target(name: "PlayheadTestSupport", path: "Sources/PlayheadTestSupport"),
         .executableTarget(
             name: "playhead",
             dependencies: [
@@ -42,7 +44,7 @@ let package = Package(
         ),
 
         .testTarget(name: "PlayheadHLSTests", dependencies: ["PlayheadHLS"], path: "Tests/PlayheadHLSTests"),
-        .testTarget(name: "PlayheadNetTests", dependencies: ["PlayheadNet"], path: "Tests/PlayheadNetTests"),
-        .testTarget(name: "PlayheadMediaTests", dependencies: ["PlayheadMedia", "PlayheadNet", "PlayheadHLS"], path: "Tests/PlayheadMediaTests"),
+        .testTarget(name: "PlayheadNetTests", dependencies: ["PlayheadNet", "PlayheadTestSupport"], path: "Tests/PlayheadNetTests"),
+        .testTarget(name: "PlayheadMediaTests", dependencies: ["PlayheadMedia", "PlayheadNet", "PlayheadHLS", "PlayheadTestSupport"], path: "Tests/PlayheadMediaTests"),
     ]
 )

@@ -1,0 +1,82 @@
+/// The phase of a transfer a timeout cut short.
+public enum TimeoutPhase: String, Sendable, Equatable, CustomStringConvertible {
+    /// Establishing the connection (DNS, TCP, TLS) took too long.
+    case connect
+    /// No body byte arrived in time.
+    case firstByte
+    /// The whole transfer took too long.
+    case total
+
+    /// The phase's name as used in reports (`connect`, `first byte`, `total`).
+    public var description: String {
+        switch self {
+        case .connect: "connect"
+        case .firstByte: "first byte"
+        case .total: "total"
+        }
+    }
+}
+
+/// Why an ``HTTPClient`` request failed. Every case carries the URL asked for; descriptions name it.
+public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The server answered with a status outside 200...299. `bodyPrefix` holds the start of the error
+    /// body (at most ``HTTPClientConfiguration/errorBodyPrefixBytes`` bytes).
+    case status(url: String, code: Int, bodyPrefix: [UInt8])
+    /// libcurl failed the transfer (`curlCode` is its `CURLcode`, `message` its explanation), or the
+    /// response did not match the byte range asked for (`CURLE_RANGE_ERROR`, 33).
+    case transport(url: String, curlCode: Int, message: String)
+    /// A timeout fired in `phase`, after `after` seconds (the configured limit).
+    case timeout(url: String, phase: TimeoutPhase, after: Double)
+    /// The awaiting task was cancelled, or the client was shut down while the request was under way.
+    case cancelled(url: String)
+    /// libcurl could not parse the URL or does not support its scheme (only http, https and file are
+    /// allowed).
+    case invalidURL(String)
+
+    /// The URL the request was made for.
+    public var url: String {
+        switch self {
+        case .status(let url, _, _), .transport(let url, _, _), .timeout(let url, _, _), .cancelled(let url):
+            url
+        case .invalidURL(let url):
+            url
+        }
+    }
+
+    /// Whether trying again may help: 5xx, 408 and 429 statuses, transport failures and timeouts.
+    /// Other 4xx statuses, cancellation and bad URLs are final.
+    public var isRetryable: Bool {
+        switch self {
+        case .status(_, let code, _): code >= 500 || code == 408 || code == 429
+        case .transport, .timeout: true
+        case .cancelled, .invalidURL: false
+        }
+    }
+
+    /// One line naming the URL and what went wrong, e.g. `HTTP 404 for http://host/a.ts`.
+    public var description: String {
+        switch self {
+        case .status(let url, let code, let bodyPrefix):
+            let snippet = Self.printableSnippet(bodyPrefix)
+            return "HTTP \(code) for \(url)" + (snippet.isEmpty ? "" : ": \(snippet)")
+        case .transport(let url, let curlCode, let message):
+            return "transfer of \(url) failed (curl \(curlCode)): \(message)"
+        case .timeout(let url, let phase, let after):
+            return "\(phase) timeout after \(after) s for \(url)"
+        case .cancelled(let url):
+            return "request for \(url) was cancelled"
+        case .invalidURL(let url):
+            return "invalid or unsupported URL: \(url)"
+        }
+    }
+
+    /// Up to 80 characters of the body, if it looks like text; otherwise empty.
+    private static func printableSnippet(_ bytes: [UInt8]) -> String {
+        let head = bytes.prefix(80)
+        guard !head.isEmpty, head.allSatisfy({ $0 == 9 || $0 == 10 || $0 == 13 || (32..<127).contains($0) }) else {
+            return ""
+        }
+        return String(decoding: head, as: UTF8.self)
+            .split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}

@@ -1,0 +1,86 @@
+/// The request line and headers of one HTTP/1.x request, as the server parsed them.
+struct HTTPRequestHead: Equatable {
+    /// `GET`, `HEAD`, ...
+    var method: String
+    /// The request target as sent, e.g. `/media/a.ts?x=1`.
+    var target: String
+    /// `HTTP/1.1` or `HTTP/1.0`.
+    var version: String
+    /// Header names lower-cased; a repeated header keeps the values joined with ", ".
+    var headers: [String: String]
+
+    /// The target's path, percent-decoded, without query or fragment.
+    var path: String {
+        let raw = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return Self.percentDecoded(String(raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""))
+    }
+
+    /// Whether the connection may stay open after the response.
+    var keepAlive: Bool {
+        let connection = headers["connection"]?.lowercased() ?? ""
+        if connection.contains("close") { return false }
+        return version == "HTTP/1.1" || connection.contains("keep-alive")
+    }
+
+    /// Parses the bytes before the blank line (without it); `nil` when malformed.
+    static func parse(_ bytes: ArraySlice<UInt8>) -> HTTPRequestHead? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false).makeIterator()
+        guard let requestLine = lines.next() else { return nil }
+        let parts = requestLine.split(separator: " ")
+        guard parts.count == 3, parts[2].hasPrefix("HTTP/1.") else { return nil }
+        var headers: [String: String] = [:]
+        while let line = lines.next() {
+            if line.isEmpty { continue }
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
+            let trimmed = String(value.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+            headers[name] = headers[name].map { "\($0), \(trimmed)" } ?? trimmed
+        }
+        return HTTPRequestHead(method: String(parts[0]), target: String(parts[1]), version: String(parts[2]), headers: headers)
+    }
+
+    private static func percentDecoded(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
+               let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) {
+                bytes.append(value)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// What a `Range` header asks of a resource of a given size.
+enum RangeRequest: Equatable {
+    /// No usable range: send the whole resource with 200 (also for multi-range and malformed values).
+    case whole
+    /// Send bytes `first...last` with 206.
+    case partial(first: Int, last: Int)
+    /// The range starts past the end: 416.
+    case unsatisfiable
+
+    /// Interprets `bytes=a-b`, `bytes=a-` and `bytes=-n` against a resource of `size` bytes.
+    init(header: String?, size: Int) {
+        guard let header, header.hasPrefix("bytes="), !header.contains(",") else { self = .whole; return }
+        let spec = header.dropFirst("bytes=".count).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard spec.count == 2 else { self = .whole; return }
+        if spec[0].isEmpty {
+            guard let suffix = Int(spec[1]), suffix > 0 else { self = .whole; return }
+            self = size == 0 ? .unsatisfiable : .partial(first: max(0, size - suffix), last: size - 1)
+            return
+        }
+        guard let first = Int(spec[0]), first >= 0 else { self = .whole; return }
+        var last = size - 1
+        if !spec[1].isEmpty {
+            guard let asked = Int(spec[1]), asked >= first else { self = .whole; return }
+            last = min(asked, size - 1)
+        }
+        self = first >= size ? .unsatisfiable : .partial(first: first, last: last)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A small real HTTP/1.1 server on 127.0.0.1 for tests and the test origin.
+///
+/// Serves the files below `root` to GET and HEAD with persistent connections (every response carries
+/// `Content-Length`), byte ranges (`bytes=a-b`, `bytes=a-`, `bytes=-n`: 206 with `Content-Range`, 416 past
+/// the end), `Content-Encoding: gzip` when a sibling `<file>.gz` exists and the client accepts gzip (and
+/// sent no `Range`), and content types for HLS media. Missing files get 404 with a short text body.
+/// Per-path ``Fault``s make it misbehave on purpose; ``requestLog`` records what it answered.
+///
+/// One accept thread plus one thread per connection. Bounded: request heads over 16 KiB get 431, request
+/// bodies are read and dropped (over 1 MiB: 413 and close), connections idle longer than the idle timeout
+/// are closed. ``stop()`` closes every connection and joins every thread.
+public final class LoopbackHTTPServer: Sendable {
+    /// Default idle timeout between two requests on one connection: 5 s.
+    public static let defaultIdleTimeout: Duration = .seconds(5)
+
+    /// The port the kernel chose.
+    public let port: Int
+    /// `http://127.0.0.1:PORT`, without a trailing slash.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// The directory served.
+    public var root: String { core.root }
+
+    private let core: ServerCore
+    private let listenFD: Int32
+    private let threads = DispatchGroup()
+
+    /// Starts serving the files below `root` on an ephemeral port of 127.0.0.1.
+    /// - Parameters:
+    ///   - root: directory whose files are served; `/a/b.ts` maps to `root/a/b.ts`.
+    ///   - idleTimeout: how long a kept-alive connection may wait for its next request.
+    public init(root: String, idleTimeout: Duration = defaultIdleTimeout) throws {
+        let idleMilliseconds = Int(idleTimeout.components.seconds) * 1000
+            + Int(idleTimeout.components.attoseconds / 1_000_000_000_000_000)
+        core = try ServerCore(root: root.hasSuffix("/") ? String(root.dropLast()) : root,
+                              idleTimeoutMilliseconds: max(1, idleMilliseconds))
+        (listenFD, port) = try Socket.listenOnLoopback()
+        threads.enter()
+        let thread = Thread { [core, listenFD, threads] in
+            Self.acceptLoop(listenFD: listenFD, core: core, threads: threads)
+            threads.leave()
+        }
+        thread.name = "loopback-http.accept"
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// `baseURL` followed by `path` (which should start with `/`).
+    public func url(_ path: String) -> String { baseURL + path }
+
+    /// Stops accepting, closes every connection, ends faults that wait, and joins every thread. Idempotent.
+    public func stop() {
+        if core.stop() {
+            threads.wait()
+            close(listenFD)
+            close(core.stopFD)
+            close(core.stopWriteFD)
+        }
+    }
+
+    /// Puts `fault` on requests for `path` (the decoded URL path, e.g. `/seg1.ts`; `*` for every path
+    /// without a fault of its own), or removes it when `fault` is `nil`.
+    public func setFault(_ fault: Fault?, forPath path: String) {
+        core.state.withLock { $0.faults[path] = fault }
+    }
+
+    /// Every request answered so far, in order.
+    public var requestLog: [RequestRecord] { core.state.withLock { $0.log } }
+
+    /// Forgets the request log.
+    public func clearRequestLog() { core.state.withLock { $0.log = [] } }
+
+    /// Returns once at least `count` requests for `path` have been logged (a request is logged when its
+    /// response is chosen, before a ``Fault/delay(seconds:)`` starts), or the server stops.
+    public func waitForRequests(path: String, count: Int = 1) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let satisfied = core.state.withLock { state in
+                if state.isStopped || state.log.filter({ $0.path == path }).count >= count { return true }
+                state.waiters.append(.init(path: path, count: count, continuation: continuation))
+                return false
+            }
+            if satisfied { continuation.resume() }
+        }
+    }
+
+    private static func acceptLoop(listenFD: Int32, core: ServerCore, threads: DispatchGroup) {
+        while Socket.wait(forReadable: listenFD, stopFD: core.stopFD, timeoutMilliseconds: -1) == .readable {
+            guard let fd = Socket.acceptConnection(listenFD) else { continue }
+            guard let id = core.open(fd) else { close(fd); return }
+            threads.enter()
+            let thread = Thread {
+                var connection = Connection(fd: fd, id: id, core: core)
+                connection.run()
+                threads.leave()
+            }
+            thread.name = "loopback-http.conn\(id)"
+            thread.start()
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// The response the server will send for one request: decided up front from the file system, the request
+/// and the fault, then sent by the connection (which also carries out delays, truncation and stalls).
+struct ResponsePlan {
+    var status: Int
+    var headers: [(String, String)]
+    /// The entity body (also computed for HEAD, for its `Content-Length`).
+    var body: [UInt8]
+    var sendBody: Bool
+    var closeAfter: Bool
+
+    /// The status line and headers, ending with the blank line.
+    var head: [UInt8] {
+        var text = "HTTP/1.1 \(status) \(StatusText.phrase(status))\r\n"
+        for (name, value) in headers { text += "\(name): \(value)\r\n" }
+        text += "Content-Length: \(body.count)\r\nConnection: \(closeAfter ? "close" : "keep-alive")\r\n\r\n"
+        return Array(text.utf8)
+    }
+
+    /// A short text answer, e.g. for 404.
+    static func text(_ status: Int, _ message: String, sendBody: Bool = true, closeAfter: Bool = false) -> ResponsePlan {
+        ResponsePlan(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")],
+                     body: Array("\(status) \(StatusText.phrase(status)): \(message)\n".utf8),
+                     sendBody: sendBody, closeAfter: closeAfter)
+    }
+
+    /// Decides the answer to `request` for files below `root`, with `fault` applied.
+    static func make(for request: HTTPRequestHead, root: String, fault: LoopbackHTTPServer.Fault?) -> ResponsePlan {
+        let isHead = request.method == "HEAD"
+        let keepAlive = request.keepAlive
+        guard request.method == "GET" || isHead else {
+            var plan = text(405, "only GET and HEAD", closeAfter: !keepAlive)
+            plan.headers.append(("Allow", "GET, HEAD"))
+            return plan
+        }
+        if case .status(let code) = fault { return text(code, "fault injected for \(request.path)", sendBody: !isHead, closeAfter: !keepAlive) }
+        let path = request.path
+        let components = path.split(separator: "/")
+        guard path.hasPrefix("/"), !components.contains(where: { $0 == ".." }) else {
+            return text(403, "path escapes the root", sendBody: !isHead, closeAfter: !keepAlive)
+        }
+        let filePath = root + "/" + components.joined(separator: "/")
+        guard let size = regularFileSize(filePath) else {
+            return text(404, "no file at \(path)", sendBody: !isHead, closeAfter: !keepAlive)
+        }
+        var headers: [(String, String)] = [("Content-Type", ContentType.forPath(path)), ("Accept-Ranges", "bytes")]
+        let rangeHeader = fault == .ignoreRange ? nil : request.headers["range"]
+        var body: [UInt8]
+        var status = 200
+        switch RangeRequest(header: rangeHeader, size: size) {
+        case .unsatisfiable:
+            var plan = text(416, "range \(rangeHeader ?? "") is past the end (\(size) bytes)", sendBody: !isHead, closeAfter: !keepAlive)
+            plan.headers.append(("Content-Range", "bytes */\(size)"))
+            return plan
+        case .partial(let first, let last):
+            status = 206
+            body = read(filePath, offset: first, count: last - first + 1)
+            headers.append(("Content-Range", "bytes \(first)-\(last)/\(size)"))
+        case .whole:
+            if rangeHeader == nil, acceptsGzip(request), regularFileSize(filePath + ".gz") != nil {
+                body = read(filePath + ".gz", offset: 0, count: Int.max)
+                headers.append(("Content-Encoding", "gzip"))
+                headers.append(("Vary", "Accept-Encoding"))
+            } else {
+                body = read(filePath, offset: 0, count: size)
+            }
+        }
+        if case .corrupt(let seed) = fault { corrupt(&body, seed: seed) }
+        return ResponsePlan(status: status, headers: headers, body: body, sendBody: !isHead, closeAfter: !keepAlive)
+    }
+
+    private static func acceptsGzip(_ request: HTTPRequestHead) -> Bool {
+        (request.headers["accept-encoding"] ?? "").lowercased().split(separator: ",").contains {
+            $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) == "gzip"
+        }
+    }
+
+    private static func regularFileSize(_ path: String) -> Int? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              attributes[.type] as? FileAttributeType == .typeRegular else { return nil }
+        return (attributes[.size] as? NSNumber)?.intValue
+    }
+
+    /// Reads up to `count` bytes from `offset`; fewer (possibly none) if the file shrank or is unreadable.
+    private static func read(_ path: String, offset: Int, count: Int) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        defer { try? handle.close() }
+        guard (try? handle.seek(toOffset: UInt64(offset))) != nil else { return [] }
+        let data = count == Int.max ? try? handle.readToEnd() : try? handle.read(upToCount: count)
+        return data.map { [UInt8]($0) } ?? []
+    }
+
+    /// Flips about one byte per KiB (at least one) at positions drawn from a SplitMix64 generator.
+    static func corrupt(_ body: inout [UInt8], seed: UInt64) {
+        guard !body.isEmpty else { return }
+        var state = seed
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        for _ in 0..<max(1, body.count / 1024) {
+            let position = Int(next() % UInt64(body.count))
+            body[position] ^= UInt8(truncatingIfNeeded: next() | 1)
+        }
+    }
+}

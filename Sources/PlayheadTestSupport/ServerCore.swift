@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The state the accept thread, the connection threads and the public server share.
+final class ServerCore: Sendable {
+    struct Waiter {
+        var path: String
+        var count: Int
+        var continuation: CheckedContinuation<Void, Never>
+    }
+
+    struct State {
+        var faults: [String: LoopbackHTTPServer.Fault] = [:]
+        var log: [LoopbackHTTPServer.RequestRecord] = []
+        var openConnections: Set<Int32> = []
+        var nextConnectionID = 1
+        var waiters: [Waiter] = []
+        var isStopped = false
+    }
+
+    /// Files are served from below this directory.
+    let root: String
+    /// Read end of the stop pipe: becomes readable, for good, when the server stops.
+    let stopFD: Int32
+    /// Write end of the stop pipe.
+    let stopWriteFD: Int32
+    /// How long a connection may sit idle between requests.
+    let idleTimeoutMilliseconds: Int
+    let state = Locked(State())
+
+    init(root: String, idleTimeoutMilliseconds: Int) throws(LoopbackServerError) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw LoopbackServerError(call: "pipe", code: errno) }
+        self.root = root
+        stopFD = fds[0]
+        stopWriteFD = fds[1]
+        self.idleTimeoutMilliseconds = idleTimeoutMilliseconds
+    }
+
+    /// Registers a new connection; returns its id, or `nil` once the server is stopping.
+    func open(_ fd: Int32) -> Int? {
+        state.withLock { state in
+            guard !state.isStopped else { return nil }
+            state.openConnections.insert(fd)
+            defer { state.nextConnectionID += 1 }
+            return state.nextConnectionID
+        }
+    }
+
+    /// Forgets and closes a connection.
+    func closeConnection(_ fd: Int32) {
+        state.withLock { _ = $0.openConnections.remove(fd) }
+        _ = close(fd)
+    }
+
+    /// The fault for `path`, or the catch-all fault registered for `*`.
+    func fault(for path: String) -> LoopbackHTTPServer.Fault? {
+        state.withLock { $0.faults[path] ?? $0.faults["*"] }
+    }
+
+    /// Appends to the request log and wakes the waiters it satisfies.
+    func log(_ record: LoopbackHTTPServer.RequestRecord) {
+        let ready: [CheckedContinuation<Void, Never>] = state.withLock { state in
+            state.log.append(record)
+            let log = state.log
+            let (done, waiting) = state.waiters.partitioned { waiter in
+                log.lazy.filter { $0.path == waiter.path }.count >= waiter.count
+            }
+            state.waiters = waiting
+            return done.map(\.continuation)
+        }
+        ready.forEach { $0.resume() }
+    }
+
+    /// Marks the server stopped, wakes every poller and waiter, and breaks blocked sends.
+    func stop() -> Bool {
+        let (first, waiters): (Bool, [Waiter]) = state.withLock { state in
+            guard !state.isStopped else { return (false, []) }
+            state.isStopped = true
+            state.openConnections.forEach { _ = shutdown($0, Int32(SHUT_RDWR)) }
+            defer { state.waiters = [] }
+            return (true, state.waiters)
+        }
+        guard first else { return false }
+        var byte: UInt8 = 1
+        _ = write(stopWriteFD, &byte, 1)
+        waiters.forEach { $0.continuation.resume() }
+        return true
+    }
+}
+
+extension Array {
+    /// The elements that satisfy `predicate`, and the others, each in order.
+    func partitioned(_ predicate: (Element) -> Bool) -> ([Element], [Element]) {
+        var yes: [Element] = []
+        var no: [Element] = []
+        for element in self { if predicate(element) { yes.append(element) } else { no.append(element) } }
+        return (yes, no)
+    }
+}

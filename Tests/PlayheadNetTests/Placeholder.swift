@@ -1,3 +1,0 @@
-import Testing
-@testable import PlayheadNet
-@Test func placeholderNet() { #expect(Bool(true)) }
