@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "PlayheadHLS", targets: ["PlayheadHLS"]),
         .library(name: "PlayheadMedia", targets: ["PlayheadMedia"]),
         .library(name: "PlayheadNet", targets: ["PlayheadNet"]),
+        .library(name: "PlayheadCore", targets: ["PlayheadCore"]),
+        .library(name: "PlayheadOrigin", targets: ["PlayheadOrigin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -32,19 +34,21 @@ let package = Package(
         .target(name: "PlayheadHLS", path: "Sources/PlayheadHLS"),
         .target(name: "PlayheadMedia", dependencies: ["CFFmpeg", "CPlayheadShims"], path: "Sources/PlayheadMedia"),
         .target(name: "PlayheadNet", dependencies: ["CCurl", "CPlayheadShims"], path: "Sources/PlayheadNet"),
-        // Test utilities shared by test targets (and later the CLI's test origin): no C dependencies.
-        .target(name: "PlayheadTestSupport", path: "Sources/PlayheadTestSupport"),
+        .target(name: "PlayheadCore", dependencies: ["PlayheadHLS", "PlayheadMedia", "PlayheadNet"], path: "Sources/PlayheadCore"),
+        // The test origin: a loopback HTTP/1.1 server (Range, keep-alive, gzip, faults); no C dependencies.
+        .target(name: "PlayheadOrigin", path: "Sources/PlayheadOrigin"),
         .executableTarget(
             name: "playhead",
             dependencies: [
-                "PlayheadHLS", "PlayheadMedia", "PlayheadNet",
+                "PlayheadCore", "PlayheadHLS", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/playhead"
         ),
 
         .testTarget(name: "PlayheadHLSTests", dependencies: ["PlayheadHLS"], path: "Tests/PlayheadHLSTests"),
-        .testTarget(name: "PlayheadNetTests", dependencies: ["PlayheadNet", "PlayheadTestSupport"], path: "Tests/PlayheadNetTests"),
-        .testTarget(name: "PlayheadMediaTests", dependencies: ["PlayheadMedia", "PlayheadNet", "PlayheadHLS", "PlayheadTestSupport"], path: "Tests/PlayheadMediaTests"),
+        .testTarget(name: "PlayheadNetTests", dependencies: ["PlayheadNet", "PlayheadOrigin"], path: "Tests/PlayheadNetTests"),
+        .testTarget(name: "PlayheadMediaTests", dependencies: ["PlayheadMedia"], path: "Tests/PlayheadMediaTests"),
+        .testTarget(name: "PlayheadCLITests", dependencies: ["playhead", "PlayheadOrigin"], path: "Tests/PlayheadCLITests"),
     ]
 )

@@ -82,7 +82,9 @@ public final class RenditionDecoder {
         onPacket: (Packet) -> Void = { _ in }, onFrame: (DecodedFrame) -> Void
     ) throws(MediaError) -> SegmentDecodeReport {
         if discontinuity { finish(onFrame: onFrame) ; decoders = [:] }
-        let demuxer = try Demuxer(bytes: bytes, container: container)
+        // The first segment is probed (a little decoding) so codec parameters and frame rate are known.
+        let probe = decoders.isEmpty && options.mode != .demux
+        let demuxer = try Demuxer(bytes: bytes, container: container, probeStreams: probe)
         var report = SegmentDecodeReport(streams: demuxer.streams)
         let chosen = chooseStreams(demuxer, report: &report)
         var consecutiveErrors = 0

@@ -1,6 +1,6 @@
 import Foundation
 import PlayheadNet
-import PlayheadTestSupport
+import PlayheadOrigin
 import Testing
 
 /// A temporary directory served by a loopback server, and a client; cleaned up on deinit.

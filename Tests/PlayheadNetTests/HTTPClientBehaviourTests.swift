@@ -1,6 +1,6 @@
 import Foundation
 import PlayheadNet
-import PlayheadTestSupport
+import PlayheadOrigin
 import Testing
 
 @Suite struct HTTPClientBehaviourTests {

@@ -1,4 +1,4 @@
-@testable import PlayheadTestSupport
+@testable import PlayheadOrigin
 import Testing
 
 @Suite struct LoopbackServerUnitTests {

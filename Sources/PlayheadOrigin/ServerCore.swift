@@ -6,6 +6,8 @@ import Darwin
 
 /// The state the accept thread, the connection threads and the public server share.
 final class ServerCore: Sendable {
+    /// Requests kept in the log; past it the older half is dropped, so a long-running origin stays bounded.
+    static let maxLoggedRequests = 100_000
     struct Waiter {
         var path: String
         var count: Int
@@ -65,6 +67,7 @@ final class ServerCore: Sendable {
     func log(_ record: LoopbackHTTPServer.RequestRecord) {
         let ready: [CheckedContinuation<Void, Never>] = state.withLock { state in
             state.log.append(record)
+            if state.log.count > Self.maxLoggedRequests { state.log.removeFirst(state.log.count / 2) }
             let log = state.log
             let (done, waiting) = state.waiters.partitioned { waiter in
                 log.lazy.filter { $0.path == waiter.path }.count >= waiter.count

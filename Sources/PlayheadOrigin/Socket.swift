@@ -20,8 +20,8 @@ enum Socket {
     /// What a wait ended with.
     enum Wake: Equatable { case readable, stopped, timedOut }
 
-    /// Opens a TCP socket listening on 127.0.0.1 at a port the kernel picks; returns it and the port.
-    static func listenOnLoopback(backlog: Int32 = 64) throws(LoopbackServerError) -> (fd: Int32, port: Int) {
+    /// Opens a TCP socket listening on 127.0.0.1 at `port` (0: the kernel picks); returns it and the port.
+    static func listenOnLoopback(port: Int = 0, backlog: Int32 = 64) throws(LoopbackServerError) -> (fd: Int32, port: Int) {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
@@ -32,7 +32,7 @@ enum Socket {
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = UInt16(clamping: port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) {

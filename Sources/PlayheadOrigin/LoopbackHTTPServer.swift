@@ -20,7 +20,7 @@ public final class LoopbackHTTPServer: Sendable {
     /// Default idle timeout between two requests on one connection: 5 s.
     public static let defaultIdleTimeout: Duration = .seconds(5)
 
-    /// The port the kernel chose.
+    /// The port listened on (the kernel's choice when 0 was asked for).
     public let port: Int
     /// `http://127.0.0.1:PORT`, without a trailing slash.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -34,13 +34,14 @@ public final class LoopbackHTTPServer: Sendable {
     /// Starts serving the files below `root` on an ephemeral port of 127.0.0.1.
     /// - Parameters:
     ///   - root: directory whose files are served; `/a/b.ts` maps to `root/a/b.ts`.
+    ///   - port: the port on 127.0.0.1; 0 (the default) lets the kernel pick a free one.
     ///   - idleTimeout: how long a kept-alive connection may wait for its next request.
-    public init(root: String, idleTimeout: Duration = defaultIdleTimeout) throws {
+    public init(root: String, port: Int = 0, idleTimeout: Duration = defaultIdleTimeout) throws {
         let idleMilliseconds = Int(idleTimeout.components.seconds) * 1000
             + Int(idleTimeout.components.attoseconds / 1_000_000_000_000_000)
         core = try ServerCore(root: root.hasSuffix("/") ? String(root.dropLast()) : root,
                               idleTimeoutMilliseconds: max(1, idleMilliseconds))
-        (listenFD, port) = try Socket.listenOnLoopback()
+        (listenFD, self.port) = try Socket.listenOnLoopback(port: port)
         threads.enter()
         let thread = Thread { [core, listenFD, threads] in
             Self.acceptLoop(listenFD: listenFD, core: core, threads: threads)

@@ -1,0 +1,34 @@
+import PlayheadHLS
+import PlayheadMedia
+import PlayheadNet
+
+/// An error of the player layer, always naming the resource it concerns.
+public enum PlayheadError: Error, CustomStringConvertible {
+    /// A transfer failed (status, transport, timeout); the HTTP error names URL and status.
+    case network(HTTPError)
+    /// A playlist did not parse; the parse error names line and column.
+    case playlist(url: String, PlaylistParseError)
+    /// A segment could not be opened or decrypted at all.
+    case media(url: String, MediaError)
+    /// A multivariant playlist was asked for a variant it does not have.
+    case noSuchVariant(url: String, detail: String)
+    /// A media playlist was needed and something else came back.
+    case unexpectedPlaylist(url: String, detail: String)
+    /// A reference (URI) could not be turned into a URL.
+    case badURL(String, base: String?)
+    /// A key or init section was needed and unsupported or missing.
+    case unsupported(url: String, detail: String)
+
+    /// A one-line description naming the resource.
+    public var description: String {
+        switch self {
+        case let .network(error): return error.description
+        case let .playlist(url, error): return "\(url): \(error.description)"
+        case let .media(url, error): return "\(url): \(error.description)"
+        case let .noSuchVariant(url, detail): return "\(url): \(detail)"
+        case let .unexpectedPlaylist(url, detail): return "\(url): \(detail)"
+        case let .badURL(reference, base): return "cannot resolve \"\(reference)\"\(base.map { " against \($0)" } ?? "")"
+        case let .unsupported(url, detail): return "\(url): \(detail)"
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import PlayheadHLS
+import PlayheadMedia
+import PlayheadNet
+
+/// Reads a whole rendition in order: fetches each segment (the next one while the current one
+/// decodes), demuxes and decodes it, and hands out frames. The simplest consumer of the stack, used
+/// by `playhead frames` and the decode benchmark; the player's loader builds on the same parts.
+public struct RenditionReader {
+    /// What happened to one segment.
+    public struct SegmentOutcome: Sendable {
+        /// The fetched segment (its bytes dropped).
+        public var index: Int
+        /// The segment's URL.
+        public var url: String
+        /// Bytes after decryption, init section included.
+        public var byteCount: Int
+        /// Transfer timings.
+        public var timings: TransferTimings
+        /// The decode report: streams, packets, frames, damage.
+        public var report: SegmentDecodeReport
+    }
+
+    /// The media playlist read.
+    public let playlist: MediaPlaylist
+    /// The URL its URIs resolve against.
+    public let baseURL: String
+    /// The HTTP client.
+    public let client: HTTPClient
+
+    /// Creates a reader for `playlist` loaded from `baseURL`.
+    public init(client: HTTPClient, playlist: MediaPlaylist, baseURL: String) {
+        self.client = client
+        self.playlist = playlist
+        self.baseURL = baseURL
+    }
+
+    /// Fetches and decodes every segment, then drains the decoders.
+    /// - Parameters:
+    ///   - decoder: The decoder (its options say mode, streams and hashing).
+    ///   - onSegment: Called after each segment with what it gave.
+    ///   - onFrame: Called for each decoded frame.
+    /// - Throws: The first fetch or open failure, naming the segment's URL; frames handed out before it stay handed out.
+    ///   - onPacket: Called for each demuxed packet.
+    public func read(decoder: RenditionDecoder, onSegment: (SegmentOutcome) -> Void = { _ in },
+                     onPacket: (Packet) -> Void = { _ in },
+                     onFrame: (DecodedFrame) -> Void) async throws(PlayheadError) {
+        let fetcher = SegmentFetcher(client: client, playlist: playlist, baseURL: baseURL)
+        let count = playlist.segments.count
+        var next: Task<Result<FetchedSegment, PlayheadError>, Never>? = count > 0 ? prefetch(fetcher, 0) : nil
+        for index in 0..<count {
+            guard let pending = next else { break }
+            let segment = try await pending.value.get()
+            next = index + 1 < count ? prefetch(fetcher, index + 1) : nil
+            let report: SegmentDecodeReport
+            do {
+                report = try decoder.decodeSegment(segment.bytes, discontinuity: segment.discontinuity,
+                                                    onPacket: onPacket, onFrame: onFrame)
+            } catch {
+                next?.cancel()
+                throw .media(url: segment.url, error)
+            }
+            onSegment(SegmentOutcome(index: index, url: segment.url, byteCount: segment.bytes.count,
+                                     timings: segment.timings, report: report))
+        }
+        decoder.finish(onFrame: onFrame)
+    }
+
+    private func prefetch(_ fetcher: SegmentFetcher, _ index: Int) -> Task<Result<FetchedSegment, PlayheadError>, Never> {
+        Task {
+            do throws(PlayheadError) { return .success(try await fetcher.fetch(index)) } catch { return .failure(error) }
+        }
+    }
+}

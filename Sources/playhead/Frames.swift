@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+import PlayheadCore
+import PlayheadHLS
+import PlayheadMedia
+import PlayheadNet
+
+/// `playhead frames URL`: fetch every segment of one rendition, decode, and describe each frame.
+struct Frames: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Fetch, demux and decode every segment of one rendition; print its frames.",
+        discussion: """
+        With --framemd5, writes one line per frame in FFmpeg's framemd5 format: the hash column equals \
+        `ffmpeg -i URL -map 0:v -f framemd5 -` for the same frames. Without it, prints a summary per \
+        segment and totals (no hashing, so it measures decoding alone). Exit status: 0 on success, \
+        1 when a playlist, segment or key could not be had or parsed (frames already written stay written), 2 on usage errors.
+        """
+    )
+
+    /// Which streams to decode.
+    enum StreamChoice: String, ExpressibleByArgument, CaseIterable {
+        case video, audio, all
+        var kinds: [MediaKind] {
+            switch self {
+            case .video: return [.video]
+            case .audio: return [.audio]
+            case .all: return [.video, .audio]
+            }
+        }
+    }
+
+    @Argument(help: "A multivariant or media playlist: http(s) or file URL, or a file path.")
+    var source: String
+
+    @Option(help: "Variant index in a multivariant playlist, as listed (default: the first).")
+    var variant: Int?
+
+    @Option(help: "Pick the highest variant whose BANDWIDTH is at most this many bits per second.")
+    var bandwidth: Int?
+
+    @Option(help: "Streams to decode: video, audio or all.")
+    var stream: StreamChoice = .video
+
+    @Option(help: "Write framemd5 lines to FILE, or - for standard output.")
+    var framemd5: String?
+
+    @Option(help: "Decoding mode: decode, demux (packets only) or keyframes.")
+    var mode: DecodeMode = .decode
+
+    @Option(help: "Decoder threads per stream (0: FFmpeg chooses).")
+    var threads: Int = 0
+
+    @Flag(help: "Let FFmpeg print its own warnings on standard error.")
+    var verbose = false
+
+    func validate() throws {
+        if variant != nil, bandwidth != nil { throw ValidationError("give --variant or --bandwidth, not both") }
+        if let variant, variant < 0 { throw ValidationError("--variant must be 0 or more") }
+        if threads < 0 { throw ValidationError("--threads must be 0 or more") }
+    }
+
+    func run() async throws {
+        MediaLog.level = verbose ? .warning : .quiet
+        let url = ResourceURL.fromArgument(source)
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let choice: VariantChoice = variant.map { .index($0) } ?? bandwidth.map { .bandwidth($0) } ?? .first
+
+        var options = RenditionDecoderOptions()
+        options.mode = mode
+        options.kinds = Set(stream.kinds)
+        options.threads = threads
+        options.hashFrames = framemd5 != nil
+        let decoder = RenditionDecoder(options: options)
+
+        let sink = try FrameSink(framemd5: framemd5, kinds: stream.kinds)
+        let started = ContinuousClock.now
+        do {
+            let loaded = try await PlaylistLoader(client: client).loadMedia(url, choice: choice)
+            for warning in loaded.media.parsed.warnings { printError("warning: \(loaded.media.url): \(warning)") }
+            let reader = RenditionReader(client: client, playlist: loaded.playlist, baseURL: loaded.media.effectiveURL)
+            try await reader.read(decoder: decoder, onSegment: sink.segment, onPacket: sink.packet, onFrame: sink.frame)
+        } catch {
+            sink.finish(elapsed: ContinuousClock.now - started)
+            printError(error.description)
+            throw ExitCode(1)
+        }
+        sink.finish(elapsed: ContinuousClock.now - started)
+    }
+}
+
+/// Where `frames` sends what it sees: framemd5 lines, or a summary on standard output.
+final class FrameSink {
+    private let output: OutputBuffer?
+    private let md5: FrameMD5Output?
+    private let summary: OutputBuffer?
+    private var frames: [MediaKind: Int] = [:]
+    private var packets = 0
+    private var bytes = 0
+    private var damage = 0
+
+    init(framemd5: String?, kinds: [MediaKind]) throws {
+        if let framemd5 {
+            let output: OutputBuffer
+            if framemd5 == "-" {
+                output = OutputBuffer(fd: OutputBuffer.standardOutput)
+            } else {
+                guard let file = OutputBuffer(path: framemd5) else {
+                    printError("cannot write \(framemd5): \(String(cString: strerror(errno)))")
+                    throw ExitCode(2)
+                }
+                output = file
+            }
+            self.output = output
+            md5 = FrameMD5Output(kinds: kinds, software: "playhead \(Playhead.version)", write: output.write)
+            summary = framemd5 == "-" ? nil : OutputBuffer(fd: OutputBuffer.standardError)
+        } else {
+            output = nil
+            md5 = nil
+            summary = OutputBuffer(fd: OutputBuffer.standardOutput)
+        }
+    }
+
+    func packet(_ packet: Packet) {
+        md5?.note(packet)
+    }
+
+    func frame(_ frame: DecodedFrame) {
+        frames[frame.kind, default: 0] += 1
+        md5?.add(frame)
+    }
+
+    func segment(_ outcome: RenditionReader.SegmentOutcome) {
+        md5?.note(outcome.report)
+        packets += outcome.report.packets
+        bytes += outcome.byteCount
+        damage += outcome.report.damage.count
+        for item in outcome.report.damage { printError("damage in \(outcome.url): \(item)") }
+        let ms = Int(outcome.timings.total * 1000)
+        summary?.write("segment \(outcome.index): \(outcome.byteCount) bytes in \(ms) ms, \(outcome.report.packets) packets, \(outcome.report.frames) frames\(outcome.report.damage.isEmpty ? "" : ", \(outcome.report.damage.count) damaged")\n")
+        summary?.flush()
+    }
+
+    func finish(elapsed: Duration) {
+        md5?.finish()
+        output?.flush()
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let counts = MediaKind.allCases.compactMap { kind in frames[kind].map { "\($0) \(kind.rawValue)" } }
+        summary?.write("total: \(counts.isEmpty ? "0" : counts.joined(separator: ", ")) frames, \(packets) packets, \(bytes) bytes, \(damage) damage reports, \(String(format: "%.2f", seconds)) s\n")
+        summary?.flush()
+    }
+}
+
+extension DecodeMode: ExpressibleByArgument {}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import PlayheadCore
+import PlayheadHLS
+import PlayheadNet
+
+/// `playhead inspect`: look inside playlists (and later SCTE-35 cues, VAST documents).
+struct Inspect: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print what Playhead understands of a playlist.",
+        subcommands: [InspectPlaylist.self]
+    )
+}
+
+/// `playhead inspect playlist URL|FILE [--json]`.
+struct InspectPlaylist: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "playlist",
+        abstract: "Parse a playlist and print its model.",
+        discussion: "Exit status: 0 parsed (warnings allowed), 1 parse error (the message names line and column), 2 usage or I/O error."
+    )
+
+    @Argument(help: "An http(s) or file URL, or a file path.")
+    var source: String
+
+    @Flag(help: "Print JSON (the schema is in docs/playlist-json.md).")
+    var json = false
+
+    func run() async throws {
+        let url = ResourceURL.fromArgument(source)
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let body: [UInt8]
+        do {
+            body = try await client.get(url).body
+        } catch {
+            printError(error.description)
+            throw ExitCode(2)
+        }
+        do {
+            let parsed = try Playlist.parse(data: body)
+            if json {
+                print(String(decoding: PlaylistReport(parsed).jsonBytes(), as: UTF8.self))
+            } else {
+                print(PlaylistSummary.text(parsed, url: url), terminator: "")
+            }
+        } catch {
+            if json {
+                print(String(decoding: PlaylistReport(error: error).jsonBytes(), as: UTF8.self))
+            }
+            printError("\(url): \(error.description)")
+            throw ExitCode(1)
+        }
+    }
+}

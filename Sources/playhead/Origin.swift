@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import PlayheadOrigin
+
+/// `playhead origin DIR`: serve a folder of HLS on 127.0.0.1.
+struct Origin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve a folder of HLS on 127.0.0.1 (HTTP/1.1 with Range and keep-alive) until interrupted."
+    )
+
+    @Argument(help: "The folder to serve.")
+    var root: String
+
+    @Option(help: "Port on 127.0.0.1 (0: any free port).")
+    var port: Int = 8080
+
+    @Option(help: "Write the port listened on to this file once serving (useful with --port 0).")
+    var portFile: String?
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("\(root) is not a folder")
+        }
+    }
+
+    func run() async throws {
+        let server: LoopbackHTTPServer
+        do {
+            server = try LoopbackHTTPServer(root: root, port: port)
+        } catch {
+            printError("cannot listen on 127.0.0.1:\(port): \(error)")
+            throw ExitCode(2)
+        }
+        let banner = OutputBuffer(fd: OutputBuffer.standardOutput)
+        banner.write("serving \(root) at \(server.baseURL)\n")
+        banner.flush()
+        if let portFile {
+            try String(server.port).write(toFile: portFile, atomically: true, encoding: .utf8)
+        }
+        // Serves until the process is interrupted or terminated; nothing is kept that needs saving.
+        while true { try await Task.sleep(for: .seconds(3600)) }
+    }
+}
