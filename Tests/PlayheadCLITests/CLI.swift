@@ -18,7 +18,7 @@ enum CLI {
     }()
 
     /// The generated streams folder; generates them on first use.
-    static let streams: String = run(repoRoot.appendingPathComponent("scripts/make-test-streams").path, []).stdout
+    static let streams: String = runBlocking(repoRoot.appendingPathComponent("scripts/make-test-streams").path, []).stdout
         .trimmingCharacters(in: .whitespacesAndNewlines)
 
     /// A finished process: exit status and both outputs.
@@ -28,9 +28,17 @@ enum CLI {
         var stderr: String
     }
 
-    /// Runs `program` (a path, or a name looked up on PATH) with `arguments`.
+    /// Runs `program` (a path, or a name looked up on PATH) with `arguments`, waiting without
+    /// holding a thread of Swift's cooperative pool (other tests keep running meanwhile).
+    static func run(_ program: String, _ arguments: [String]) async -> Outcome {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: runBlocking(program, arguments)) }
+        }
+    }
+
+    /// Runs `program` and blocks the calling thread until it exits, reading both pipes concurrently.
     @discardableResult
-    static func run(_ program: String, _ arguments: [String]) -> Outcome {
+    static func runBlocking(_ program: String, _ arguments: [String]) -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
         process.arguments = program.hasPrefix("/") ? arguments : [program] + arguments
@@ -39,15 +47,17 @@ enum CLI {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try! process.run()
-        // Read both pipes concurrently so neither fills up and blocks the child.
-        nonisolated(unsafe) var errData = Data()
-        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
+        let errData = Locked(Data())
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            errData.set(err.fileHandleForReading.readDataToEndOfFile())
+            done.signal()
+        }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !reader.isFinished { usleep(1000) }
+        done.wait()
         return Outcome(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                       stderr: String(decoding: errData, as: UTF8.self))
+                       stderr: String(decoding: errData.get(), as: UTF8.self))
     }
 
     /// The hash column of framemd5 text (comment lines skipped).
@@ -56,4 +66,13 @@ enum CLI {
             $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) }
         }
     }
+}
+
+/// A value behind a lock, for handing results between threads.
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func get() -> Value { lock.withLock { value } }
+    func set(_ newValue: Value) { lock.withLock { value = newValue } }
 }

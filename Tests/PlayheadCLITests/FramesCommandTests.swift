@@ -12,60 +12,60 @@ import Testing
     ]
 
     @Test(arguments: renditions)
-    func videoHashesEqualFFmpegLineForLine(rendition: String) throws {
+    func videoHashesEqualFFmpegLineForLine(rendition: String) async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }
         let url = "\(server.baseURL)/\(rendition)"
-        let ours = CLI.run(CLI.playhead, ["frames", url, "--framemd5", "-"])
+        let ours = await CLI.run(CLI.playhead, ["frames", url, "--framemd5", "-"])
         #expect(ours.status == 0, "\(ours.stderr)")
-        let reference = CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", url, "-map", "0:v", "-f", "framemd5", "-"])
+        let reference = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", url, "-map", "0:v", "-f", "framemd5", "-"])
         #expect(reference.status == 0)
         let expected = CLI.hashes(reference.stdout)
         #expect(expected.count >= 299, "the reference decoded a whole rendition")
         #expect(CLI.hashes(ours.stdout) == expected)
     }
 
-    @Test func timestampColumnsFollowFFmpegToo() throws {
+    @Test func timestampColumnsFollowFFmpegToo() async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }
         let url = "\(server.baseURL)/fps2997/index.m3u8"
-        let ours = CLI.run(CLI.playhead, ["frames", url, "--framemd5", "-"]).stdout
-        let reference = CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", url, "-map", "0:v", "-f", "framemd5", "-"]).stdout
+        let ours = await CLI.run(CLI.playhead, ["frames", url, "--framemd5", "-"]).stdout
+        let reference = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", url, "-map", "0:v", "-f", "framemd5", "-"]).stdout
         let strip: (String) -> [String] = { $0.split(separator: "\n").filter { !$0.hasPrefix("#software") }.map(String.init) }
         #expect(strip(ours) == strip(reference))
     }
 
-    @Test func audioHashesEqualFFmpeg() throws {
+    @Test func audioHashesEqualFFmpeg() async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }
         let url = "\(server.baseURL)/fmp4/v1/index.m3u8"
-        let ours = CLI.run(CLI.playhead, ["frames", url, "--stream", "audio", "--framemd5", "-"])
-        let reference = CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", url, "-map", "0:a", "-f", "framemd5", "-"])
+        let ours = await CLI.run(CLI.playhead, ["frames", url, "--stream", "audio", "--framemd5", "-"])
+        let reference = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", url, "-map", "0:a", "-f", "framemd5", "-"])
         #expect(CLI.hashes(reference.stdout).count > 1000)
         #expect(CLI.hashes(ours.stdout) == CLI.hashes(reference.stdout))
     }
 
-    @Test func missingSegmentNamesURLAndStatus() throws {
+    @Test func missingSegmentNamesURLAndStatus() async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }
         server.setFault(.status(404), forPath: "/ts/v0/seg003.ts")
-        let outcome = CLI.run(CLI.playhead, ["frames", "\(server.baseURL)/ts/v0/index.m3u8", "--framemd5", "-"])
+        let outcome = await CLI.run(CLI.playhead, ["frames", "\(server.baseURL)/ts/v0/index.m3u8", "--framemd5", "-"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("\(server.baseURL)/ts/v0/seg003.ts"))
         #expect(outcome.stderr.contains("404"))
         #expect(CLI.hashes(outcome.stdout).count >= 300, "the frames of the first three segments were written")
     }
 
-    @Test func missingPlaylistIsExitOneWithURL() throws {
+    @Test func missingPlaylistIsExitOneWithURL() async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }
-        let outcome = CLI.run(CLI.playhead, ["frames", "\(server.baseURL)/nope.m3u8"])
+        let outcome = await CLI.run(CLI.playhead, ["frames", "\(server.baseURL)/nope.m3u8"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("/nope.m3u8") && outcome.stderr.contains("404"))
     }
 
-    @Test func badArgumentsExitTwo() {
-        #expect(CLI.run(CLI.playhead, ["frames"]).status == 2)
-        #expect(CLI.run(CLI.playhead, ["frames", "x", "--variant", "1", "--bandwidth", "5"]).status == 2)
+    @Test func badArgumentsExitTwo() async {
+        #expect(await CLI.run(CLI.playhead, ["frames"]).status == 2)
+        #expect(await CLI.run(CLI.playhead, ["frames", "x", "--variant", "1", "--bandwidth", "5"]).status == 2)
     }
 }

@@ -11,10 +11,10 @@ import Testing
         return path
     }
 
-    @Test func jsonOfAGeneratedMediaPlaylistOverHTTP() throws {
+    @Test func jsonOfAGeneratedMediaPlaylistOverHTTP() async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }
-        let outcome = CLI.run(CLI.playhead, ["inspect", "playlist", "\(server.baseURL)/byterange/index.m3u8", "--json"])
+        let outcome = await CLI.run(CLI.playhead, ["inspect", "playlist", "\(server.baseURL)/byterange/index.m3u8", "--json"])
         #expect(outcome.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         #expect(json["type"] as? String == "media")
@@ -28,8 +28,8 @@ import Testing
         #expect((json["errors"] as? [Any])?.isEmpty == true)
     }
 
-    @Test func jsonOfAMultivariantPlaylist() throws {
-        let outcome = CLI.run(CLI.playhead, ["inspect", "playlist", CLI.streams + "/fmp4/master.m3u8", "--json"])
+    @Test func jsonOfAMultivariantPlaylist() async throws {
+        let outcome = await CLI.run(CLI.playhead, ["inspect", "playlist", CLI.streams + "/fmp4/master.m3u8", "--json"])
         #expect(outcome.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         #expect(json["type"] as? String == "multivariant")
@@ -38,40 +38,40 @@ import Testing
         #expect((variants[3]["resolution"] as? [String: Int]) == ["width": 1280, "height": 720])
     }
 
-    @Test func parseErrorIsExitOneNamingLineAndColumn() throws {
+    @Test func parseErrorIsExitOneNamingLineAndColumn() async throws {
         let path = try write("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\n#EXTINF:4,\na.ts\n")
-        let text = CLI.run(CLI.playhead, ["inspect", "playlist", path])
+        let text = await CLI.run(CLI.playhead, ["inspect", "playlist", path])
         #expect(text.status == 1)
         #expect(text.stderr.contains("line 3"), "\(text.stderr)")
         #expect(text.stderr.contains("column"))
-        let json = CLI.run(CLI.playhead, ["inspect", "playlist", path, "--json"])
+        let json = await CLI.run(CLI.playhead, ["inspect", "playlist", path, "--json"])
         #expect(json.status == 1)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let errors = try #require(document["errors"] as? [[String: Any]])
         #expect(errors.first?["line"] as? Int == 3)
     }
 
-    @Test func warningsDoNotFail() throws {
+    @Test func warningsDoNotFail() async throws {
         let path = try write("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-BYTERANGE:100@0\n#EXTINF:4.5,\na.ts\n#EXT-X-ENDLIST\n")
-        let outcome = CLI.run(CLI.playhead, ["inspect", "playlist", path, "--json"])
+        let outcome = await CLI.run(CLI.playhead, ["inspect", "playlist", path, "--json"])
         #expect(outcome.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         let codes = (json["warnings"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
         #expect(codes.contains("version-too-low"), "\(codes)")
     }
 
-    @Test func missingFileAndBadUsageAreExitTwo() {
-        let missing = CLI.run(CLI.playhead, ["inspect", "playlist", "/nonexistent/playlist.m3u8"])
+    @Test func missingFileAndBadUsageAreExitTwo() async {
+        let missing = await CLI.run(CLI.playhead, ["inspect", "playlist", "/nonexistent/playlist.m3u8"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("/nonexistent/playlist.m3u8"))
-        #expect(CLI.run(CLI.playhead, ["inspect", "playlist"]).status == 2)
-        #expect(CLI.run(CLI.playhead, ["inspect", "playlist", "x", "--bogus"]).status == 2)
+        #expect(await CLI.run(CLI.playhead, ["inspect", "playlist"]).status == 2)
+        #expect(await CLI.run(CLI.playhead, ["inspect", "playlist", "x", "--bogus"]).status == 2)
     }
 
-    @Test func notFoundOverHTTPIsExitTwoWithURLAndStatus() throws {
+    @Test func notFoundOverHTTPIsExitTwoWithURLAndStatus() async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }
-        let outcome = CLI.run(CLI.playhead, ["inspect", "playlist", "\(server.baseURL)/missing.m3u8"])
+        let outcome = await CLI.run(CLI.playhead, ["inspect", "playlist", "\(server.baseURL)/missing.m3u8"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("\(server.baseURL)/missing.m3u8") && outcome.stderr.contains("404"))
     }

@@ -12,7 +12,8 @@ final class Fixture {
     init(configuration: HTTPClientConfiguration = .init()) throws {
         directory = NSTemporaryDirectory() + "playhead-net-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        server = try LoopbackHTTPServer(root: directory)
+        // A long idle timeout: a test starved of CPU for a few seconds must still find its connection open.
+        server = try LoopbackHTTPServer(root: directory, idleTimeout: .seconds(120))
         client = HTTPClient(configuration: configuration)
     }
 

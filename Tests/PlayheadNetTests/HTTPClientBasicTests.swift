@@ -132,6 +132,6 @@ import Testing
         let started = ContinuousClock.now
         let error = await fetchError(client, url)
         #expect(error == .timeout(url: url, phase: .connect, after: 0.3))
-        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(ContinuousClock.now - started < .seconds(20), "the handshake would hang forever")
     }
 }

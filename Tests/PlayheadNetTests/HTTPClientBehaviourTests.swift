@@ -38,12 +38,14 @@ import Testing
     @Test func firstByteTimeoutFires() async throws {
         let fixture = try Fixture(configuration: .init(firstByteTimeout: .milliseconds(300)))
         let url = try fixture.write("slow.ts", patternBytes(100))
-        fixture.server.setFault(.delay(seconds: 5), forPath: "/slow.ts")
+        fixture.server.setFault(.delay(seconds: 30), forPath: "/slow.ts")
         let started = ContinuousClock.now
         let error = await fetchError(fixture.client, url)
         let elapsed = ContinuousClock.now - started
         #expect(error == .timeout(url: url, phase: .firstByte, after: 0.3))
-        #expect(elapsed >= .milliseconds(290) && elapsed < .seconds(2))
+        // The upper bound only says "long before the server would have answered" (30 s): the suite runs
+        // tests in parallel on 2 cores, so tighter wall-clock bounds would be flaky.
+        #expect(elapsed >= .milliseconds(290) && elapsed < .seconds(20))
         #expect(error!.description.contains(url) && error!.description.contains("first byte"))
     }
 
@@ -54,7 +56,7 @@ import Testing
         let started = ContinuousClock.now
         let error = await fetchError(fixture.client, url)
         #expect(error == .timeout(url: url, phase: .total, after: 0.3))
-        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(ContinuousClock.now - started < .seconds(20))
     }
 
     @Test func cancellingTheTaskCancelsTheTransfer() async throws {
@@ -67,7 +69,7 @@ import Testing
         await fixture.server.waitForRequests(path: "/hang.ts")
         task.cancel()
         #expect(await task.value == .cancelled(url: url))
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(20), "long before the 30 s delay ends")
 
         let preCancelled = Task {
             withUnsafeCurrentTask { $0?.cancel() }
