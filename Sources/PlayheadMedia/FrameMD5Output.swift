@@ -32,9 +32,13 @@ public final class FrameMD5Output {
     }
 
     /// Notes a segment's streams: the video frame rate sets the video time base.
-    public func note(_ report: SegmentDecodeReport) {
+    public func note(_ report: SegmentDecodeReport) { note(streams: report.streams) }
+
+    /// Notes a segment's streams (call after its packets): the first segment fixes the start time,
+    /// and its video frame rate sets the video time base.
+    public func note(streams: [StreamInfo]) {
         startFixed = true
-        if frameRate == nil { frameRate = report.streams.first { $0.kind == .video }?.frameRate }
+        if frameRate == nil { frameRate = streams.first { $0.kind == .video }?.frameRate }
         if !headerWritten, kinds.allSatisfy({ streams[$0] != nil }) { flushHeader() }
     }
 

@@ -63,13 +63,16 @@ public final class RenditionDecoder {
     public let options: RenditionDecoderOptions
     private var decoders: [MediaKind: Decoder] = [:]
     private let hasher = FrameHasher()
+    private var probed = false
+    private var current: DemuxedSegment?
+    private var chosen: Set<Int> = []
 
     /// Creates a decoder for a rendition.
     public init(options: RenditionDecoderOptions = .init()) {
         self.options = options
     }
 
-    /// Processes one segment.
+    /// Processes one segment: `demux` then `decode` of each packet.
     /// - Parameters:
     ///   - bytes: The segment's decrypted bytes (for fMP4: init section, then media).
     ///   - container: The container, or nil to sniff it.
@@ -81,62 +84,102 @@ public final class RenditionDecoder {
         _ bytes: [UInt8], container: ContainerFormat? = nil, discontinuity: Bool = false,
         onPacket: (Packet) -> Void = { _ in }, onFrame: (DecodedFrame) -> Void
     ) throws(MediaError) -> SegmentDecodeReport {
-        if discontinuity { finish(onFrame: onFrame) ; decoders = [:] }
-        // The first segment is probed (a little decoding) so codec parameters and frame rate are known.
-        let probe = decoders.isEmpty && options.mode != .demux
-        let demuxer = try Demuxer(bytes: bytes, container: container, probeStreams: probe)
-        var report = SegmentDecodeReport(streams: demuxer.streams)
-        let chosen = chooseStreams(demuxer, report: &report)
-        var consecutiveErrors = 0
-        while true {
-            let packet: Packet?
-            do {
-                packet = try demuxer.nextPacket()
-                consecutiveErrors = 0
-            } catch {
-                report.damage.append(MediaDamage(stage: "demuxer", byteOffset: demuxer.bytePosition,
-                                                 code: nil, message: error.description))
-                consecutiveErrors += 1
-                if consecutiveErrors >= Self.maxConsecutiveDemuxErrors { break }
-                continue
-            }
-            guard let packet else { break }
-            report.packets += 1
+        let segment = try demux(bytes, container: container, discontinuity: discontinuity)
+        var report = SegmentDecodeReport(streams: segment.streams, packets: segment.packets.count)
+        var frames = 0
+        for packet in segment.packets {
             onPacket(packet)
-            guard chosen[packet.streamIndex] == true, let decoder = decoders[packet.kind] else { continue }
-            if options.mode == .keyframes, !packet.isKeyframe { continue }
-            if packet.isCorrupt {
-                report.damage.append(MediaDamage(stage: "demuxer", byteOffset: packet.bytePosition,
-                                                 code: nil, message: "corrupt \(packet.kind.rawValue) packet"))
-            }
-            let complaint = decoder.decode(packet) { frame in
-                self.emit(frame, decoder: decoder, report: &report, onFrame: onFrame)
-            }
-            if let complaint {
-                report.damage.append(MediaDamage(stage: "\(packet.kind.rawValue) decoder", byteOffset: packet.bytePosition,
-                                                 code: complaint.code, message: complaint.message))
-            }
+            decode(packet, in: segment) { frames += 1; onFrame($0) }
         }
+        report.frames = frames
+        report.damage = segment.damage
         return report
     }
 
-    /// Drains every decoder (end of stream), handing out the frames they still hold.
+    /// Demuxes one segment into packets (no decoding). The segment keeps its container open so the
+    /// decoders can be set up from its codec parameters when its first packet is decoded.
+    /// - Throws: `MediaError` when the segment cannot be opened at all; later read errors become damage.
+    public func demux(_ bytes: [UInt8], container: ContainerFormat? = nil, discontinuity: Bool = false) throws(MediaError) -> DemuxedSegment {
+        // The first segment is probed (a little decoding) so codec parameters and frame rate are known.
+        let probe = !probed && options.mode != .demux
+        probed = true
+        let demuxer = try Demuxer(bytes: bytes, container: container, probeStreams: probe)
+        var packets: [Packet] = []
+        var damage: [MediaDamage] = []
+        var consecutiveErrors = 0
+        while true {
+            do {
+                guard let packet = try demuxer.nextPacket() else { break }
+                consecutiveErrors = 0
+                if packet.isCorrupt {
+                    damage.append(MediaDamage(stage: "demuxer", byteOffset: packet.bytePosition,
+                                              code: nil, message: "corrupt \(packet.kind.rawValue) packet"))
+                }
+                packets.append(packet)
+            } catch {
+                damage.append(MediaDamage(stage: "demuxer", byteOffset: demuxer.bytePosition,
+                                          code: nil, message: error.description))
+                consecutiveErrors += 1
+                if consecutiveErrors >= Self.maxConsecutiveDemuxErrors { break }
+            }
+        }
+        return DemuxedSegment(demuxer: demuxer, packets: packets, damage: damage, discontinuity: discontinuity)
+    }
+
+    /// Decodes one packet of `segment` (skipped unless its stream is decoded in this mode) and hands
+    /// out the frames that come out. Entering a new segment sets up decoders from its streams; a
+    /// discontinuity drains the old ones first. Damage found is appended to `segment.damage`.
+    public func decode(_ packet: Packet, in segment: DemuxedSegment, onFrame: (DecodedFrame) -> Void) {
+        if current !== segment { enter(segment, onFrame: onFrame) }
+        guard chosen.contains(packet.streamIndex), let decoder = decoders[packet.kind] else { return }
+        if options.mode == .keyframes, !packet.isKeyframe { return }
+        var damage: [MediaDamage] = []
+        let complaint = decoder.decode(packet) { frame in
+            self.emit(frame, decoder: decoder, damage: &damage, onFrame: onFrame)
+        }
+        if let complaint {
+            damage.append(MediaDamage(stage: "\(packet.kind.rawValue) decoder", byteOffset: packet.bytePosition,
+                                      code: complaint.code, message: complaint.message))
+        }
+        if !damage.isEmpty { segment.damage += damage }
+    }
+
+    /// Drains every decoder (end of stream, or before a seek), handing out the frames they still hold.
     public func finish(onFrame: (DecodedFrame) -> Void) {
-        var report = SegmentDecodeReport()
+        var damage: [MediaDamage] = []
         for kind in MediaKind.allCases {
             guard let decoder = decoders[kind] else { continue }
             _ = decoder.decode(nil) { frame in
-                self.emit(frame, decoder: decoder, report: &report, onFrame: onFrame)
+                self.emit(frame, decoder: decoder, damage: &damage, onFrame: onFrame)
             }
         }
+        if let current, !damage.isEmpty { current.damage += damage }
+    }
+
+    /// Drops every decoder's pending frames without handing them out (a seek flushes the pipeline).
+    public func reset() {
+        decoders = [:]
+        current = nil
+        chosen = []
+    }
+
+    private func enter(_ segment: DemuxedSegment, onFrame: (DecodedFrame) -> Void) {
+        if segment.discontinuity, current != nil {
+            finish(onFrame: onFrame)
+            decoders = [:]
+        }
+        current = segment
+        var damage: [MediaDamage] = []
+        chosen = chooseStreams(segment.demuxer, damage: &damage)
+        segment.damage += damage
     }
 
     /// Demux errors in a row after which the rest of a segment is given up.
     static let maxConsecutiveDemuxErrors = 16
 
     /// Picks the first stream of each wanted kind and makes sure a fitting decoder exists.
-    private func chooseStreams(_ demuxer: Demuxer, report: inout SegmentDecodeReport) -> [Int: Bool] {
-        var chosen: [Int: Bool] = [:]
+    private func chooseStreams(_ demuxer: Demuxer, damage: inout [MediaDamage]) -> Set<Int> {
+        var chosen: Set<Int> = []
         guard options.mode != .demux else { return chosen }
         let kinds = options.mode == .keyframes ? options.kinds.intersection([.video]) : options.kinds
         for kind in kinds {
@@ -144,14 +187,14 @@ public final class RenditionDecoder {
             let stream = demuxer.stream(at: info.index)
             if let existing = decoders[kind], existing.codecID == stream.pointee.codecpar.pointee.codec_id {
                 existing.streamIndex = info.index
-                chosen[info.index] = true
+                chosen.insert(info.index)
                 continue
             }
             do {
                 decoders[kind] = try Decoder(stream: stream, threads: options.threads)
-                chosen[info.index] = true
+                chosen.insert(info.index)
             } catch {
-                report.damage.append(MediaDamage(stage: "\(kind.rawValue) decoder", byteOffset: nil,
+                damage.append(MediaDamage(stage: "\(kind.rawValue) decoder", byteOffset: nil,
                                                  code: nil, message: error.description))
             }
         }
@@ -159,7 +202,7 @@ public final class RenditionDecoder {
     }
 
     private func emit(_ frame: UnsafeMutablePointer<AVFrame>, decoder: Decoder,
-                      report: inout SegmentDecodeReport, onFrame: (DecodedFrame) -> Void) {
+                      damage: inout [MediaDamage], onFrame: (DecodedFrame) -> Void) {
         let f = frame.pointee
         let corrupt = f.decode_error_flags != 0 || f.flags & AV_FRAME_FLAG_CORRUPT != 0
         var described = DecodedFrame(
@@ -182,10 +225,9 @@ public final class RenditionDecoder {
             described.hashedSize = hashed?.size ?? 0
         }
         if corrupt {
-            report.damage.append(MediaDamage(stage: "\(decoder.kind.rawValue) decoder", byteOffset: nil, code: nil,
+            damage.append(MediaDamage(stage: "\(decoder.kind.rawValue) decoder", byteOffset: nil, code: nil,
                                              message: "frame at pts \(described.pts.map(String.init) ?? "?") decoded with concealed errors"))
         }
-        report.frames += 1
         onFrame(described)
     }
 }
