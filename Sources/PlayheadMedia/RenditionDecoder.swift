@@ -20,6 +20,9 @@ public struct RenditionDecoderOptions: Sendable {
     public var threads: Int = 1
     /// Compute each frame's framemd5 hash. Default false (hashing costs CPU).
     public var hashFrames = false
+    /// Receives each decoded frame's raw data (Y4M, WAV, …). Default nil. The sink is used on the
+    /// decoding task only (hence `nonisolated(unsafe)`): do not share one between decoders.
+    nonisolated(unsafe) public var dump: FrameDumpSink? = nil
 
     /// Creates options with the defaults above.
     public init() {}
@@ -66,6 +69,7 @@ public final class RenditionDecoder {
     private var probed = false
     private var current: DemuxedSegment?
     private var chosen: Set<Int> = []
+    private let dumpBridge = FrameDumpBridge()
 
     /// Creates a decoder for a rendition.
     public init(options: RenditionDecoderOptions = .init()) {
@@ -227,6 +231,10 @@ public final class RenditionDecoder {
         if corrupt {
             damage.append(MediaDamage(stage: "\(decoder.kind.rawValue) decoder", byteOffset: nil, code: nil,
                                              message: "frame at pts \(described.pts.map(String.init) ?? "?") decoded with concealed errors"))
+        }
+        if let sink = options.dump {
+            dumpBridge.deliver(frame, kind: decoder.kind, timeBase: decoder.timeBase,
+                               stream: current?.streams.first { $0.index == decoder.streamIndex }, to: sink)
         }
         onFrame(described)
     }
