@@ -15,6 +15,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C edges: system libraries found with pkg-config, plus a thin shim for what Swift cannot call.
@@ -34,7 +35,11 @@ let package = Package(
         .target(name: "PlayheadHLS", path: "Sources/PlayheadHLS"),
         .target(name: "PlayheadMedia", dependencies: ["CFFmpeg", "CPlayheadShims"], path: "Sources/PlayheadMedia"),
         .target(name: "PlayheadNet", dependencies: ["CCurl", "CPlayheadShims"], path: "Sources/PlayheadNet"),
-        .target(name: "PlayheadCore", dependencies: ["PlayheadHLS", "PlayheadMedia", "PlayheadNet"], path: "Sources/PlayheadCore"),
+        .target(
+            name: "PlayheadCore",
+            dependencies: ["PlayheadHLS", "PlayheadMedia", "PlayheadNet", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/PlayheadCore"
+        ),
         // The test origin: a loopback HTTP/1.1 server (Range, keep-alive, gzip, faults); no C dependencies.
         .target(name: "PlayheadOrigin", path: "Sources/PlayheadOrigin"),
         .executableTarget(
@@ -50,6 +55,7 @@ let package = Package(
         .testTarget(name: "PlayheadNetTests", dependencies: ["PlayheadNet", "PlayheadOrigin"], path: "Tests/PlayheadNetTests"),
         .testTarget(name: "PlayheadMediaTests", dependencies: ["PlayheadMedia"], path: "Tests/PlayheadMediaTests"),
         .testTarget(name: "PlayheadLinkTests", dependencies: ["PlayheadCore", "PlayheadMedia", "PlayheadNet"], path: "Tests/PlayheadLinkTests"),
+        .testTarget(name: "PlayheadCoreTests", dependencies: ["PlayheadCore"], path: "Tests/PlayheadCoreTests"),
         .testTarget(name: "PlayheadCLITests", dependencies: ["playhead", "PlayheadOrigin"], path: "Tests/PlayheadCLITests"),
     ]
 )

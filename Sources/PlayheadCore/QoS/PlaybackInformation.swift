@@ -1,0 +1,65 @@
+/// Quality-of-service figures of a session at one moment (PSDK `PTPlaybackInformation`, plus
+/// what the Brightcove SDK reports). Readable at any time from a ``QoSAccumulator`` and sampled
+/// once a second of player time.
+///
+/// Bitrates are in bits per second, times and lengths in seconds, sizes in bytes. Figures that
+/// have no value yet (no transfer, no first frame) are `nil`, never a sentinel.
+public struct PlaybackInformation: Sendable, Codable, Equatable {
+    /// Throughput measured over the last transfers (see ``QoSAccumulator/defaultTransferWindow``),
+    /// in bits per second; `nil` before any transfer with a duration.
+    public var observedBitrate: Double?
+    /// The current variant's declared bitrate (its BANDWIDTH), in bits per second.
+    public var profileBitrate: Int?
+    /// Frames presented in the last second of player time, per second.
+    public var frameRate: Double
+    /// Frames dropped since the session began.
+    public var droppedFrameCount: Int
+    /// Frames presented since the session began.
+    public var presentedFrameCount: Int
+    /// Mean time from request to first byte over the last transfers, in seconds; `nil` before
+    /// any transfer that reported it.
+    public var timeToFirstByteSeconds: Double?
+    /// Player time from the start of loading to the first presented frame, in seconds.
+    public var timeToFirstFrameSeconds: Double?
+    /// How many times playback waited for data (including the one under way, if any).
+    public var bufferingCount: Int
+    /// Total time spent waiting for data, in seconds (including the wait under way, up to now).
+    public var totalBufferingSeconds: Double
+    /// Media buffered ahead of the playhead, in seconds.
+    public var bufferLengthSeconds: Double
+    /// Bytes transferred since the session began.
+    public var bytesDownloaded: Int
+    /// Segments transferred since the session began.
+    public var segmentsDownloaded: Int
+    /// Errors since the session began.
+    public var errorCount: Int
+    /// When these figures were taken, in seconds on the session clock.
+    public var playerTime: Double
+
+    /// Makes a value; usually ``QoSAccumulator/information(at:)`` does.
+    ///
+    /// - Parameters: One per property, each described there; all but `playerTime` default to
+    ///   "nothing yet" (zero or `nil`).
+    public init(
+        observedBitrate: Double? = nil, profileBitrate: Int? = nil, frameRate: Double = 0,
+        droppedFrameCount: Int = 0, presentedFrameCount: Int = 0, timeToFirstByteSeconds: Double? = nil,
+        timeToFirstFrameSeconds: Double? = nil, bufferingCount: Int = 0, totalBufferingSeconds: Double = 0,
+        bufferLengthSeconds: Double = 0, bytesDownloaded: Int = 0, segmentsDownloaded: Int = 0,
+        errorCount: Int = 0, playerTime: Double
+    ) {
+        self.observedBitrate = observedBitrate
+        self.profileBitrate = profileBitrate
+        self.frameRate = frameRate
+        self.droppedFrameCount = droppedFrameCount
+        self.presentedFrameCount = presentedFrameCount
+        self.timeToFirstByteSeconds = timeToFirstByteSeconds
+        self.timeToFirstFrameSeconds = timeToFirstFrameSeconds
+        self.bufferingCount = bufferingCount
+        self.totalBufferingSeconds = totalBufferingSeconds
+        self.bufferLengthSeconds = bufferLengthSeconds
+        self.bytesDownloaded = bytesDownloaded
+        self.segmentsDownloaded = segmentsDownloaded
+        self.errorCount = errorCount
+        self.playerTime = playerTime
+    }
+}
