@@ -39,7 +39,7 @@ public final class FrameMD5Output {
     public func note(streams: [StreamInfo]) {
         startFixed = true
         if frameRate == nil { frameRate = streams.first { $0.kind == .video }?.frameRate }
-        if !headerWritten, kinds.allSatisfy({ streams[$0] != nil }) { flushHeader() }
+        if !headerWritten, kinds.allSatisfy({ self.streams[$0] != nil }) { flushHeader() }
     }
 
     /// Adds a frame (ignored unless its kind was asked for and it has a hash).
