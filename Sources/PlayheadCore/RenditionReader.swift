@@ -5,7 +5,7 @@ import PlayheadNet
 /// Reads a whole rendition in order: fetches each segment (the next one while the current one
 /// decodes), demuxes and decodes it, and hands out frames. The simplest consumer of the stack, used
 /// by `playhead frames` and the decode benchmark; the player's loader builds on the same parts.
-public struct RenditionReader {
+public struct RenditionReader: Sendable {
     /// What happened to one segment.
     public struct SegmentOutcome: Sendable {
         /// The fetched segment (its bytes dropped).
@@ -14,8 +14,8 @@ public struct RenditionReader {
         public var url: String
         /// Bytes after decryption, init section included.
         public var byteCount: Int
-        /// Transfer timings.
-        public var timings: TransferTimings
+        /// Seconds the segment's transfers took.
+        public var transferSeconds: Double
         /// The decode report: streams, packets, frames, damage.
         public var report: SegmentDecodeReport
     }
@@ -38,13 +38,13 @@ public struct RenditionReader {
     /// - Parameters:
     ///   - decoder: The decoder (its options say mode, streams and hashing).
     ///   - onSegment: Called after each segment with what it gave.
+    ///   - onPacket: Called for each demuxed packet.
     ///   - onFrame: Called for each decoded frame.
     /// - Throws: The first fetch or open failure, naming the segment's URL; frames handed out before it stay handed out.
-    ///   - onPacket: Called for each demuxed packet.
     public func read(decoder: RenditionDecoder, onSegment: (SegmentOutcome) -> Void = { _ in },
                      onPacket: (Packet) -> Void = { _ in },
                      onFrame: (DecodedFrame) -> Void) async throws(PlayheadError) {
-        let fetcher = SegmentFetcher(client: client, playlist: playlist, baseURL: baseURL)
+        let fetcher = SegmentFetcher(network: LiveNetwork(client: client))
         let count = playlist.segments.count
         var next: Task<Result<FetchedSegment, PlayheadError>, Never>? = count > 0 ? prefetch(fetcher, 0) : nil
         for index in 0..<count {
@@ -53,21 +53,25 @@ public struct RenditionReader {
             next = index + 1 < count ? prefetch(fetcher, index + 1) : nil
             let report: SegmentDecodeReport
             do {
-                report = try decoder.decodeSegment(segment.bytes, discontinuity: segment.discontinuity,
+                report = try decoder.decodeSegment(segment.bytes, discontinuity: playlist.segments[index].discontinuity,
                                                     onPacket: onPacket, onFrame: onFrame)
             } catch {
                 next?.cancel()
                 throw .media(url: segment.url, error)
             }
             onSegment(SegmentOutcome(index: index, url: segment.url, byteCount: segment.bytes.count,
-                                     timings: segment.timings, report: report))
+                                     transferSeconds: segment.seconds, report: report))
         }
         decoder.finish(onFrame: onFrame)
     }
 
     private func prefetch(_ fetcher: SegmentFetcher, _ index: Int) -> Task<Result<FetchedSegment, PlayheadError>, Never> {
         Task {
-            do throws(PlayheadError) { return .success(try await fetcher.fetch(index)) } catch { return .failure(error) }
+            do throws(PlayheadError) {
+                return .success(try await fetcher.fetch(playlist.segments[index], baseURL: baseURL, at: 0))
+            } catch {
+                return .failure(error)
+            }
         }
     }
 }

@@ -136,7 +136,7 @@ final class FrameSink {
         bytes += outcome.byteCount
         damage += outcome.report.damage.count
         for item in outcome.report.damage { printError("damage in \(outcome.url): \(item)") }
-        let ms = Int(outcome.timings.total * 1000)
+        let ms = Int(outcome.transferSeconds * 1000)
         summary?.write("segment \(outcome.index): \(outcome.byteCount) bytes in \(ms) ms, \(outcome.report.packets) packets, \(outcome.report.frames) frames\(outcome.report.damage.isEmpty ? "" : ", \(outcome.report.damage.count) damaged")\n")
         summary?.flush()
     }
