@@ -49,6 +49,7 @@ let package = Package(
         .testTarget(name: "PlayheadHLSTests", dependencies: ["PlayheadHLS"], path: "Tests/PlayheadHLSTests"),
         .testTarget(name: "PlayheadNetTests", dependencies: ["PlayheadNet", "PlayheadOrigin"], path: "Tests/PlayheadNetTests"),
         .testTarget(name: "PlayheadMediaTests", dependencies: ["PlayheadMedia"], path: "Tests/PlayheadMediaTests"),
+        .testTarget(name: "PlayheadLiveTests", dependencies: ["PlayheadCore", "PlayheadHLS"], path: "Tests/PlayheadLiveTests"),
         .testTarget(name: "PlayheadCLITests", dependencies: ["playhead", "PlayheadOrigin"], path: "Tests/PlayheadCLITests"),
     ]
 )
