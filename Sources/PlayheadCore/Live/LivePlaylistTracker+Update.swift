@@ -87,14 +87,14 @@ extension LivePlaylistTracker {
 
     /// The content start of a segment seen for the first time (see ``update(with:loadedAt:)``).
     private func startSeconds(forNew segment: MediaSegment, warnings: inout [String]) -> Double {
-        guard let previous = segments.last else { return emptyWindowEdgeSeconds }
-        var extinfStartSeconds = previous.endSeconds
-        let missedCount = segment.mediaSequence - previous.mediaSequence - 1
+        var extinfStartSeconds = liveEdgeSeconds
+        let missedCount = segment.mediaSequence - highestMediaSequence - 1
         if missedCount > 0 {
             extinfStartSeconds += Double(missedCount) * targetDurationSeconds
-            warnings.append("media sequence jumped from \(previous.mediaSequence) to \(segment.mediaSequence): "
+            warnings.append("media sequence jumped from \(highestMediaSequence) to \(segment.mediaSequence): "
                 + "\(missedCount) segment(s) never seen, each assumed to last the target duration")
         }
+        guard let previous = segments.last else { return extinfStartSeconds }
         guard let date = segment.programDateTime,
               let reference = segments.last(where: { $0.segment.programDateTime != nil }),
               let referenceDate = reference.segment.programDateTime else { return extinfStartSeconds }
