@@ -43,7 +43,7 @@ public struct LivePlaylistTracker: Sendable {
     ///   - first: the parsed playlist.
     ///   - seconds: when it was loaded (measure from the start of the request, as section 6.3.4
     ///     does), in the caller's seconds.
-    ///   - settings: the tuning; defaults to ``LivePlaylistSettings/init(stuckAfterTargetDurations:startTargetDurationsFromEnd:programDateTimeToleranceSeconds:fallbackTargetDurationSeconds:)``.
+    ///   - settings: the tuning; every value defaults to its ``LivePlaylistSettings`` named static.
     public init(first: MediaPlaylist, loadedAt seconds: Double,
                 settings: LivePlaylistSettings = LivePlaylistSettings()) {
         self.settings = settings
