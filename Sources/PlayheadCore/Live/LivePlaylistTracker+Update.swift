@@ -1,0 +1,113 @@
+import PlayheadHLS
+
+extension LivePlaylistTracker {
+    /// Merges a reload of the playlist.
+    ///
+    /// - Segments already tracked keep their start, duration and discontinuity number.
+    /// - A new segment starts where the one before it ended. When media sequence numbers were
+    ///   skipped (segments published and removed between two loads), each missed segment is
+    ///   assumed to last one target duration, with a warning.
+    /// - When both the new segment and an earlier tracked segment carry EXT-X-PROGRAM-DATE-TIME and
+    ///   the dates place the new segment more than
+    ///   ``LivePlaylistSettings/programDateTimeToleranceSeconds`` away from that EXTINF-based start,
+    ///   the date-based start is used (with a warning), unless it would not come after the previous
+    ///   segment's start (then the EXTINF start stays, with a warning).
+    /// - Segments before the reload's EXT-X-MEDIA-SEQUENCE are dropped and reported. With
+    ///   EXT-X-SKIP (delta update), skipped segments are the tracked ones and are kept.
+    /// - A reload whose media sequence went back (EXT-X-MEDIA-SEQUENCE lower than before, or a last
+    ///   segment older than one already seen) is stale, typically a cached copy: it is reported in a
+    ///   warning and otherwise ignored; it counts as unchanged. An encoder that really restarted its
+    ///   numbering therefore leaves the tracker unchanged until ``isStuck(at:)`` says so and the
+    ///   caller starts a new tracker.
+    /// - A discontinuity sequence that disagrees with what is known is reported; new segments are
+    ///   renumbered to follow the known numbering.
+    /// - Parameters:
+    ///   - reloaded: the parsed reload.
+    ///   - seconds: when it was loaded, in the caller's seconds (the start of the request).
+    /// - Returns: what changed.
+    public mutating func update(with reloaded: MediaPlaylist, loadedAt seconds: Double) -> PlaylistUpdate {
+        lastLoadSeconds = seconds
+        var result = PlaylistUpdate()
+        let reloadedLast = reloaded.segments.last?.mediaSequence ?? reloaded.mediaSequence - 1
+        if reloaded.mediaSequence < playlist.mediaSequence || reloadedLast < highestMediaSequence {
+            result.warnings.append("media sequence went back: the reload starts at \(reloaded.mediaSequence) "
+                + "and ends at \(reloadedLast), after \(playlist.mediaSequence) to \(highestMediaSequence) "
+                + "was seen; the reload is ignored as stale")
+            lastLoadChanged = false
+            return result
+        }
+        let offset = discontinuityOffset(for: reloaded, warnings: &result.warnings)
+        for segment in reloaded.segments where segment.mediaSequence > highestMediaSequence {
+            let startSeconds = startSeconds(forNew: segment, warnings: &result.warnings)
+            segments.append(TrackedSegment(mediaSequence: segment.mediaSequence,
+                                           discontinuitySequence: segment.discontinuitySequence + offset,
+                                           startSeconds: startSeconds, durationSeconds: segment.duration,
+                                           segment: segment))
+            result.newSegments.append(segment.mediaSequence)
+            highestMediaSequence = segment.mediaSequence
+        }
+        let removedCount = segments.prefix { $0.mediaSequence < reloaded.mediaSequence }.count
+        if removedCount > 0 {
+            emptyWindowEdgeSeconds = liveEdgeSeconds
+            result.removedSegments = segments.prefix(removedCount).map(\.mediaSequence)
+            segments.removeFirst(removedCount)
+        }
+        if reloaded.endList && !endListSeen {
+            endListSeen = true
+            result.endListAdded = true
+        }
+        playlist = reloaded
+        result.changed = !result.newSegments.isEmpty || !result.removedSegments.isEmpty || result.endListAdded
+        lastLoadChanged = result.changed
+        if result.changed { lastChangeSeconds = seconds }
+        return result
+    }
+
+    /// How much to add to the reload's discontinuity sequence numbers to follow the known
+    /// numbering: compared on the first segment the reload shares with the window, or, when the
+    /// reload continues right after the last tracked segment, on the number that segment implies.
+    private func discontinuityOffset(for reloaded: MediaPlaylist, warnings: inout [String]) -> Int {
+        let shared = reloaded.segments.first { self.segment(mediaSequence: $0.mediaSequence) != nil }
+        let check: (mediaSequence: Int, knownSequence: Int, reloadedSequence: Int)
+        if let shared, let known = self.segment(mediaSequence: shared.mediaSequence) {
+            check = (shared.mediaSequence, known.discontinuitySequence, shared.discontinuitySequence)
+        } else if let next = reloaded.segments.first, let last = segments.last,
+                  next.mediaSequence == last.mediaSequence + 1 {
+            let expected = last.discontinuitySequence + (next.discontinuity ? 1 : 0)
+            check = (next.mediaSequence, expected, next.discontinuitySequence)
+        } else {
+            return 0
+        }
+        guard check.knownSequence != check.reloadedSequence else { return 0 }
+        warnings.append("discontinuity sequence mismatch at media sequence \(check.mediaSequence): "
+            + "the reload says \(check.reloadedSequence), \(check.knownSequence) was known; "
+            + "new segments follow the known numbering")
+        return check.knownSequence - check.reloadedSequence
+    }
+
+    /// The content start of a segment seen for the first time (see ``update(with:loadedAt:)``).
+    private func startSeconds(forNew segment: MediaSegment, warnings: inout [String]) -> Double {
+        var extinfStartSeconds = liveEdgeSeconds
+        let missedCount = segment.mediaSequence - highestMediaSequence - 1
+        if missedCount > 0 {
+            extinfStartSeconds += Double(missedCount) * targetDurationSeconds
+            warnings.append("media sequence jumped from \(highestMediaSequence) to \(segment.mediaSequence): "
+                + "\(missedCount) segment(s) never seen, each assumed to last the target duration")
+        }
+        guard let previous = segments.last else { return extinfStartSeconds }
+        guard let date = segment.programDateTime,
+              let reference = segments.last(where: { $0.segment.programDateTime != nil }),
+              let referenceDate = reference.segment.programDateTime else { return extinfStartSeconds }
+        let dateStartSeconds = reference.startSeconds + (date.secondsSince1970 - referenceDate.secondsSince1970)
+        let disagreementSeconds = dateStartSeconds - extinfStartSeconds
+        guard abs(disagreementSeconds) > settings.programDateTimeToleranceSeconds else { return extinfStartSeconds }
+        guard dateStartSeconds > previous.startSeconds else {
+            warnings.append("program date-time of media sequence \(segment.mediaSequence) would place it "
+                + "before media sequence \(previous.mediaSequence); the EXTINF sum is kept")
+            return extinfStartSeconds
+        }
+        warnings.append("program date-time of media sequence \(segment.mediaSequence) disagrees with the "
+            + "EXTINF sum by \(disagreementSeconds) s; the date is used")
+        return dateStartSeconds
+    }
+}

@@ -1,0 +1,96 @@
+/// Anchors media timestamps to the content timeline, one anchor per discontinuity sequence.
+///
+/// The first true PTS seen in a discontinuity sequence is pinned to the content start of the
+/// segment it came from; every later PTS of that sequence lands at the anchor plus its distance
+/// from the anchor's PTS. Timestamps that jump at a discontinuity (an encoder restart, an ad)
+/// therefore do not move the timeline, and neither does the wrap-around of MPEG-TS 33-bit
+/// timestamps (2^33 ticks of 90 kHz, about 26.5 hours): each PTS is unwrapped against the previous
+/// one of its sequence, taking the nearest of its wrapped values.
+///
+/// Pass, for the first segment of a sequence, the segment's earliest PTS first (its first
+/// keyframe); frames presented before it then come out slightly before the segment's start.
+/// Pure value: no clock, no I/O.
+public struct TimestampAnchor: Sendable, Equatable {
+    /// The period of MPEG-TS timestamps: 2^33 ticks of a 90 kHz clock, in seconds (95 443.717…).
+    public static let mpegTSWrapPeriodSeconds: Double = 8_589_934_592.0 / 90_000.0
+
+    /// The pin of one discontinuity sequence.
+    struct Pin: Sendable, Equatable {
+        /// The unwrapped PTS that was pinned, in seconds.
+        var ptsSeconds: Double
+        /// The content time it was pinned to, in seconds.
+        var contentSeconds: Double
+        /// The last PTS seen, unwrapped (it may exceed the wrap period), in seconds.
+        var lastUnwrappedPTSSeconds: Double
+    }
+
+    /// The period after which timestamps wrap, in seconds; nil when they never do.
+    public let wrapPeriodSeconds: Double?
+    /// Pins by discontinuity sequence number.
+    var pins: [Int: Pin] = [:]
+
+    /// Creates an anchor for MPEG-TS timestamps (wrapping every ``mpegTSWrapPeriodSeconds``).
+    public init() {
+        wrapPeriodSeconds = Self.mpegTSWrapPeriodSeconds
+    }
+
+    /// Creates an anchor with another wrap period.
+    /// - Parameter wrapPeriodSeconds: the wrap period in seconds; nil for timestamps that do not
+    ///   wrap (fragmented MP4's 64-bit decode times).
+    public init(wrapPeriodSeconds: Double?) {
+        self.wrapPeriodSeconds = wrapPeriodSeconds
+    }
+
+    /// The content time of a media timestamp, pinning the discontinuity sequence on first sight.
+    /// - Parameters:
+    ///   - ptsSeconds: the presentation timestamp in seconds, as read from the stream (wrapped).
+    ///   - discontinuitySequence: the discontinuity sequence of the segment it came from.
+    ///   - segmentStartSeconds: the content start of that segment, in seconds
+    ///     (``TrackedSegment/startSeconds``); used only to pin a sequence seen for the first time.
+    /// - Returns: the content time in seconds.
+    public mutating func contentSeconds(forPTS ptsSeconds: Double, discontinuitySequence: Int,
+                                        segmentStartSeconds: Double) -> Double {
+        guard var pin = pins[discontinuitySequence] else {
+            pins[discontinuitySequence] = Pin(ptsSeconds: ptsSeconds, contentSeconds: segmentStartSeconds,
+                                              lastUnwrappedPTSSeconds: ptsSeconds)
+            return segmentStartSeconds
+        }
+        let unwrapped = unwrap(ptsSeconds, near: pin.lastUnwrappedPTSSeconds)
+        pin.lastUnwrappedPTSSeconds = unwrapped
+        pins[discontinuitySequence] = pin
+        return pin.contentSeconds + (unwrapped - pin.ptsSeconds)
+    }
+
+    /// How far a timestamp lands from where the playlist puts it: the content time the anchor gives
+    /// a PTS minus `segmentStartSeconds`. Read the segment's first PTS against its start to see how
+    /// much EXTINF durations have drifted from the media. Does not pin anything.
+    /// - Parameters:
+    ///   - ptsSeconds: the presentation timestamp in seconds, as read from the stream.
+    ///   - discontinuitySequence: the discontinuity sequence of the segment it came from.
+    ///   - segmentStartSeconds: the content start the playlist gives, in seconds.
+    /// - Returns: the drift in seconds (positive: the media is later than the playlist says), or
+    ///   nil when the sequence has no pin yet.
+    public func driftSeconds(forPTS ptsSeconds: Double, discontinuitySequence: Int,
+                             segmentStartSeconds: Double) -> Double? {
+        guard let pin = pins[discontinuitySequence] else { return nil }
+        let unwrapped = unwrap(ptsSeconds, near: pin.lastUnwrappedPTSSeconds)
+        return pin.contentSeconds + (unwrapped - pin.ptsSeconds) - segmentStartSeconds
+    }
+
+    /// Whether a discontinuity sequence has been pinned.
+    /// - Parameter discontinuitySequence: the discontinuity sequence number.
+    public func isPinned(discontinuitySequence: Int) -> Bool { pins[discontinuitySequence] != nil }
+
+    /// Forgets the pins of sequences before a number (their segments have left the window).
+    /// - Parameter discontinuitySequence: the first sequence number to keep.
+    public mutating func forgetPins(before discontinuitySequence: Int) {
+        pins = pins.filter { $0.key >= discontinuitySequence }
+    }
+
+    /// The value of `ptsSeconds` plus a whole number of wrap periods nearest to `referenceSeconds`.
+    func unwrap(_ ptsSeconds: Double, near referenceSeconds: Double) -> Double {
+        guard let period = wrapPeriodSeconds, period > 0 else { return ptsSeconds }
+        let periods = ((referenceSeconds - ptsSeconds) / period).rounded()
+        return ptsSeconds + periods * period
+    }
+}
