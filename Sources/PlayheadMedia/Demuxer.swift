@@ -68,6 +68,20 @@ public final class Demuxer {
 
     deinit { avformat_close_input(&format) }
 
+    /// Gives streams that were not probed the codec parameters a probed segment of the same rendition
+    /// found (sample rate, frame size, …), so libavformat can time packets that carry no timestamp
+    /// (AAC frames after the first in a PES packet). Only streams missing them are touched.
+    func adopt(_ known: CodecParameterSet) {
+        guard let format else { return }
+        for index in 0..<Int(format.pointee.nb_streams) {
+            let par = format.pointee.streams[index]!.pointee.codecpar!
+            let kind = MediaKind(par.pointee.codec_type)
+            guard let source = known.parameters[kind], source.pointee.codec_id == par.pointee.codec_id else { continue }
+            let missing = kind == .audio ? par.pointee.sample_rate == 0 : (kind == .video && par.pointee.width == 0)
+            if missing { avcodec_parameters_copy(par, source) }
+        }
+    }
+
     /// The raw stream, for decoder set-up inside this module.
     func stream(at index: Int) -> UnsafeMutablePointer<AVStream> { format!.pointee.streams[index]! }
 
@@ -102,5 +116,26 @@ public final class Demuxer {
             timeBase: Rational(stream.pointee.time_base), frameRate: rate,
             width: Int(par.width), height: Int(par.height),
             sampleRate: Int(par.sample_rate), channels: Int(par.ch_layout.nb_channels))
+    }
+}
+
+/// Codec parameters per kind, copied from a probed segment and owned here.
+final class CodecParameterSet {
+    private(set) var parameters: [MediaKind: UnsafeMutablePointer<AVCodecParameters>] = [:]
+
+    /// Copies the first stream of each kind of `demuxer`.
+    init(from demuxer: Demuxer) {
+        for info in demuxer.streams where parameters[info.kind] == nil && (info.kind == .video || info.kind == .audio) {
+            guard let copy = avcodec_parameters_alloc() else { continue }
+            avcodec_parameters_copy(copy, demuxer.stream(at: info.index).pointee.codecpar)
+            parameters[info.kind] = copy
+        }
+    }
+
+    deinit {
+        for (_, pointer) in parameters {
+            var owned: UnsafeMutablePointer<AVCodecParameters>? = pointer
+            avcodec_parameters_free(&owned)
+        }
     }
 }

@@ -67,6 +67,7 @@ public final class RenditionDecoder {
     private var decoders: [MediaKind: Decoder] = [:]
     private let hasher = FrameHasher()
     private var probed = false
+    private var known: CodecParameterSet?
     private var current: DemuxedSegment?
     private var chosen: Set<Int> = []
     private let dumpBridge = FrameDumpBridge()
@@ -104,10 +105,16 @@ public final class RenditionDecoder {
     /// decoders can be set up from its codec parameters when its first packet is decoded.
     /// - Throws: `MediaError` when the segment cannot be opened at all; later read errors become damage.
     public func demux(_ bytes: [UInt8], container: ContainerFormat? = nil, discontinuity: Bool = false) throws(MediaError) -> DemuxedSegment {
-        // The first segment is probed (a little decoding) so codec parameters and frame rate are known.
-        let probe = !probed && options.mode != .demux
+        // The first segment is probed (a little decoding) so codec parameters and frame rate are known;
+        // later ones adopt them, so packets without timestamps (AAC in TS) can still be timed.
+        let probe = !probed
         probed = true
         let demuxer = try Demuxer(bytes: bytes, container: container, probeStreams: probe)
+        if probe {
+            known = CodecParameterSet(from: demuxer)
+        } else if let known {
+            demuxer.adopt(known)
+        }
         var packets: [Packet] = []
         var damage: [MediaDamage] = []
         var consecutiveErrors = 0

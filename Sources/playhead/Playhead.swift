@@ -10,7 +10,7 @@ struct Playhead: AsyncParsableCommand {
         commandName: "playhead",
         abstract: "A headless HLS reference player: real fetches (libcurl), real decoding (FFmpeg).",
         version: version,
-        subcommands: [Inspect.self, Frames.self, Origin.self]
+        subcommands: [Play.self, Inspect.self, Frames.self, Origin.self]
     )
 
     /// Runs the command line. Usage errors exit with 2 (not ArgumentParser's 64), so scripts can tell
@@ -35,7 +35,8 @@ struct Playhead: AsyncParsableCommand {
 }
 
 /// Writes text to a file descriptor through a buffer (one `write` per 64 KiB, not per line).
-final class OutputBuffer {
+/// Not thread-safe by itself: callers that share one across tasks hold their own lock.
+final class OutputBuffer: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private let fd: Int32
     private let ownsDescriptor: Bool

@@ -1,0 +1,130 @@
+import Foundation
+import PlayheadHLS
+import PlayheadMedia
+
+/// A headless media player: one playback session of one item at a time, with the PSDK's statuses,
+/// on a real or a virtual clock (the `SessionDriver`) over a real or simulated network.
+///
+/// Create it, send commands (`play`, `pause`, `seek`, …) from anywhere, and `run()` it: the loop
+/// runs until the item completes, the session is stopped, or an error ends it, and returns the report.
+/// Every event goes on `bus`. Not re-entrant: call `run()` once.
+public final class MediaPlayer: @unchecked Sendable {
+    /// The session's event bus (statuses, time, buffering, seeks, notifications…).
+    public let bus: EventBus
+    /// Settings.
+    public let configuration: PlayerConfiguration
+    let driver: any SessionDriver
+    let network: any PlayerNetwork
+    let fetcher: SegmentFetcher
+    let decoder: RenditionDecoder
+    var itemURL: String
+
+    private let inboxLock = NSLock()
+    private var inbox: [PlayerCommand] = []
+    private var snapshot = Snapshot()
+
+    // Loop state: touched by the loop task only.
+    var state = LoopState()
+    var report: PlaybackReport
+    var qos = QoSAccumulator()
+    var frames = FrameQueue()
+    var buffer: PlaybackBuffer
+    var anchor = TimestampAnchor()
+    var scheduled: [ScheduledCommand]
+    /// Duration of the last video frame that had one (a stand-in for frames without).
+    var lastVideoFrameSeconds = 1.0 / 30
+    /// Called with each presented frame that has a hash (framemd5 output), with the segment streams first.
+    var onPresentedFrame: ((DecodedFrame) -> Void)?
+    var onSegmentStreams: (([StreamInfo]) -> Void)?
+    var onPacket: ((Packet) -> Void)?
+
+    /// Creates a player for `url`.
+    /// - Parameters:
+    ///   - url: The item: a multivariant or media playlist URL.
+    ///   - configuration: Settings.
+    ///   - driver: The clock: `RealTimeDriver()` or `VirtualTimeDriver()`.
+    ///   - network: What fetches: `LiveNetwork` on the real clock, `SimulatedNetwork` on the virtual one.
+    ///   - scheduled: Commands to run at playback positions.
+    ///   - dump: A sink for decoded frames' data (Y4M/WAV), if wanted.
+    public init(url: String, configuration: PlayerConfiguration = .init(), driver: any SessionDriver,
+                network: any PlayerNetwork, scheduled: [ScheduledCommand] = [], dump: (any FrameDumpSink)? = nil) {
+        self.itemURL = url
+        self.configuration = configuration
+        self.driver = driver
+        self.network = network
+        self.fetcher = SegmentFetcher(network: network)
+        self.scheduled = scheduled.sorted { $0.atPositionSeconds < $1.atPositionSeconds }
+        var options = RenditionDecoderOptions()
+        options.mode = configuration.mode
+        options.hashFrames = configuration.hashFrames
+        options.threads = configuration.decoderThreads
+        if let dump { options.dump = dump }
+        decoder = RenditionDecoder(options: options)
+        buffer = PlaybackBuffer(backBufferSeconds: configuration.buffer.backBufferSeconds)
+        report = PlaybackReport(url: url, clock: driver.isVirtual ? "virtual" : "real", mode: configuration.mode.rawValue)
+        bus = EventBus(clock: { [driver] in driver.now }, wallClock: { driver.isVirtual ? nil : Date() })
+    }
+
+    /// Hooks for frame output (framemd5, tests): presented frames, each segment's streams, each packet.
+    public func observeFrames(streams: @escaping ([StreamInfo]) -> Void, packets: @escaping (Packet) -> Void,
+                              presented: @escaping (DecodedFrame) -> Void) {
+        onSegmentStreams = streams
+        onPacket = packets
+        onPresentedFrame = presented
+    }
+
+    // MARK: Commands, callable from any task.
+
+    /// Starts or resumes playback.
+    public func play() { send(.play) }
+    /// Pauses playback.
+    public func pause() { send(.pause) }
+    /// Seeks to `seconds` on the playback timeline.
+    public func seek(to seconds: Double) { send(.seek(toSeconds: seconds)) }
+    /// Stops the session.
+    public func stop() { send(.stop) }
+    /// Sets the playback rate (≤ 0 means 1.0).
+    public func setRate(_ rate: Double) { send(.setRate(rate)) }
+    /// Replaces the item.
+    public func replaceItem(url: String) { send(.replaceItem(url: url)) }
+
+    /// Queues `command` for the loop.
+    public func send(_ command: PlayerCommand) {
+        inboxLock.withLock { inbox.append(command) }
+        driver.wake()
+    }
+
+    func takeCommands() -> [PlayerCommand] {
+        inboxLock.withLock {
+            defer { inbox = [] }
+            return inbox
+        }
+    }
+
+    // MARK: What can be read at any moment.
+
+    /// What outside readers see; updated by the loop.
+    struct Snapshot {
+        var status: PlayerStatus = .created
+        var position = 0.0
+        var duration: Double?
+        var seekable: ClosedRange<Double>?
+        var isLive = false
+        var information: PlaybackInformation?
+    }
+
+    func publish(_ update: (inout Snapshot) -> Void) { inboxLock.withLock { update(&snapshot) } }
+
+    /// The PSDK status.
+    public var status: PlayerStatus { inboxLock.withLock { snapshot.status } }
+    /// The playback position, seconds.
+    public var currentTime: Double { inboxLock.withLock { snapshot.position } }
+    /// The item's duration (nil while unknown or live).
+    public var duration: Double? { inboxLock.withLock { snapshot.duration } }
+    /// The seekable range (the DVR window for live).
+    public var seekableRange: ClosedRange<Double>? { inboxLock.withLock { snapshot.seekable } }
+    /// Whether the item is live.
+    public var isLive: Bool { inboxLock.withLock { snapshot.isLive } }
+    /// QoS at the last loop turn.
+    public var playbackInformation: PlaybackInformation? { inboxLock.withLock { snapshot.information } }
+}

@@ -1,0 +1,84 @@
+import PlayheadMedia
+
+/// A demuxed segment in the buffer, placed on the content timeline.
+final class BufferedSegment {
+    /// The packets and the open container.
+    let demuxed: DemuxedSegment
+    /// Where the playlist puts the segment.
+    let tracked: TrackedSegment
+    /// Content time of its first and last media, master kind (true timestamps, anchored).
+    let contentStart: Double
+    /// Content time of the end of its media.
+    let contentEnd: Double
+    /// Bytes fetched for it.
+    let byteCount: Int
+    /// Index of the next packet to hand to the renderer.
+    var nextPacket = 0
+
+    init(demuxed: DemuxedSegment, tracked: TrackedSegment, contentStart: Double, contentEnd: Double, byteCount: Int) {
+        self.demuxed = demuxed
+        self.tracked = tracked
+        self.contentStart = contentStart
+        self.contentEnd = contentEnd
+        self.byteCount = byteCount
+    }
+
+    var isConsumed: Bool { nextPacket >= demuxed.packets.count }
+}
+
+/// The forward buffer of demuxed segments in playback order, and a capped back buffer of segments
+/// already handed to the renderer. Levels are in seconds of demuxed media on the content timeline.
+final class PlaybackBuffer {
+    private(set) var forward: [BufferedSegment] = []
+    private(set) var back: [BufferedSegment] = []
+    /// Seconds of media kept behind the playhead.
+    let backBufferSeconds: Double
+
+    init(backBufferSeconds: Double) { self.backBufferSeconds = backBufferSeconds }
+
+    /// Adds a segment at the end.
+    func append(_ segment: BufferedSegment) { forward.append(segment) }
+
+    /// Content time where the buffered media ends (nil when nothing is buffered).
+    var bufferedEnd: Double? { forward.last?.contentEnd }
+
+    /// Seconds of media buffered ahead of `position`.
+    func level(at position: Double) -> Double {
+        guard let end = bufferedEnd else { return 0 }
+        return max(0, end - position)
+    }
+
+    /// The next packet in playback order and the segment it belongs to; moves consumed segments to the back buffer.
+    func nextPacket() -> (Packet, BufferedSegment)? {
+        while let first = forward.first {
+            if first.isConsumed {
+                back.append(forward.removeFirst())
+                continue
+            }
+            let packet = first.demuxed.packets[first.nextPacket]
+            first.nextPacket += 1
+            return (packet, first)
+        }
+        return nil
+    }
+
+    /// Whether every buffered packet has been handed out.
+    var isDrained: Bool { forward.allSatisfy(\.isConsumed) }
+
+    /// Drops back-buffer segments that end more than `backBufferSeconds` before `position`.
+    func trimBack(position: Double) {
+        back.removeAll { $0.contentEnd < position - backBufferSeconds }
+    }
+
+    /// Seconds of media held behind the playhead.
+    func backLevel(at position: Double) -> Double {
+        guard let first = back.first else { return 0 }
+        return max(0, min(position, back.last!.contentEnd) - first.contentStart)
+    }
+
+    /// Empties both buffers (a seek or a stop).
+    func clear() {
+        forward = []
+        back = []
+    }
+}

@@ -1,0 +1,104 @@
+/// One rebuffer: playback stalled for lack of media.
+public struct RebufferRecord: Sendable, Codable, Equatable {
+    /// Session time the stall began, seconds.
+    public var startSeconds: Double
+    /// Session time playback resumed (nil if the session ended stalled).
+    public var endSeconds: Double?
+    /// Playback position at the stall.
+    public var positionSeconds: Double
+    /// Length of the stall, seconds (up to the end of the session if it never resumed).
+    public var durationSeconds: Double
+}
+
+/// One status change, with its session time.
+public struct StatusRecord: Sendable, Codable, Equatable {
+    /// The new status.
+    public var status: PlayerStatus
+    /// Session time, seconds.
+    public var playerTime: Double
+}
+
+/// One seek.
+public struct SeekRecord: Sendable, Codable, Equatable {
+    /// Position before, seconds.
+    public var fromSeconds: Double
+    /// Position asked for.
+    public var toSeconds: Double
+    /// Session time of the request.
+    public var requestedAt: Double
+    /// Session time the first frame at or after the target was presented (nil if never).
+    public var completedAt: Double?
+    /// Content time of that first frame.
+    public var firstFrameSeconds: Double?
+}
+
+/// What a session did, written at its end (`playhead play --report`).
+public struct PlaybackReport: Sendable, Codable {
+    /// The item's URL.
+    public var url: String
+    /// `real` or `virtual`.
+    public var clock: String
+    /// decode, demux or keyframes.
+    public var mode: String
+    /// The media playlist played and its variant's bandwidth, if chosen from a multivariant playlist.
+    public var mediaPlaylistURL: String?
+    /// BANDWIDTH of the variant played.
+    public var variantBandwidth: Int?
+    /// Whether the item was live when loaded.
+    public var isLive = false
+    /// Every status, in order.
+    public var statuses: [StatusRecord] = []
+    /// Last status.
+    public var finalStatus: PlayerStatus = .created
+    /// Playback information at the end.
+    public var playbackInformation: PlaybackInformation?
+    /// QoS samples, one a second of session time.
+    public var samples: [PlaybackInformation] = []
+    /// Every rebuffer.
+    public var rebuffers: [RebufferRecord] = []
+    /// Sum of the rebuffer durations, seconds.
+    public var totalRebufferSeconds = 0.0
+    /// Seeks asked for.
+    public var seeks: [SeekRecord] = []
+    /// Frames presented, by kind (`video`, `audio`).
+    public var framesPresented: [String: Int] = [:]
+    /// Video frames dropped for lateness (real clock).
+    public var framesDropped = 0
+    /// Largest lateness of a presented video frame, seconds (0 on the virtual clock).
+    public var maxLatenessSeconds = 0.0
+    /// Segments downloaded and their bytes.
+    public var segmentsDownloaded = 0
+    /// Bytes downloaded (media, keys and init sections).
+    public var bytesDownloaded = 0
+    /// Sum of EXTINF of the segments played, seconds.
+    public var manifestSeconds = 0.0
+    /// Content seconds of the media those segments really held (true timestamps).
+    public var mediaSeconds = 0.0
+    /// `mediaSeconds − manifestSeconds`: drift between EXTINF and true time.
+    public var driftSeconds = 0.0
+    /// Playlist reloads (live).
+    public var playlistReloads = 0
+    /// Distance from the playhead to the live edge, seconds: last sample and largest (live only).
+    public var liveEdgeDistanceSeconds: Double?
+    /// Largest distance to the live edge seen while playing (live only).
+    public var maxLiveEdgeDistanceSeconds: Double?
+    /// Every PSDK notification of the session.
+    public var notifications: [PlayerNotification] = []
+    /// Damage found in segments (what could be decoded was).
+    public var damage: [String] = []
+    /// The error that ended the session, if any.
+    public var error: String?
+    /// Session time at the end, seconds.
+    public var sessionSeconds = 0.0
+    /// Playback position at the end, seconds.
+    public var positionSeconds = 0.0
+    /// The machine it ran on.
+    public var device: DeviceInformation?
+
+    /// Creates an empty report for `url`.
+    public init(url: String, clock: String, mode: String) {
+        self.url = url
+        self.clock = clock
+        self.mode = mode
+    }
+}

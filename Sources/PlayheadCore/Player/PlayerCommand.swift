@@ -1,0 +1,39 @@
+/// Something asked of the player from outside its loop (CLI, daemon, tests).
+public enum PlayerCommand: Sendable, Equatable {
+    /// Start or resume playback.
+    case play
+    /// Pause playback.
+    case pause
+    /// Seek to a position on the playback timeline, seconds.
+    case seek(toSeconds: Double)
+    /// Stop the session (status stopped).
+    case stop
+    /// Change the playback rate (≤ 0 means 1.0).
+    case setRate(Double)
+    /// Replace the current item with another URL (status goes back to initializing).
+    case replaceItem(url: String)
+}
+
+/// A command to run when the playhead reaches a position (scripted runs: `--seek AT:TO`, `--pause AT:FOR`).
+public struct ScheduledCommand: Sendable, Equatable {
+    /// Playback position, seconds, at which the command runs.
+    public var atPositionSeconds: Double
+    /// What to do.
+    public var action: Action
+
+    /// What a scheduled command does.
+    public enum Action: Sendable, Equatable {
+        /// Seek to this position.
+        case seek(toSeconds: Double)
+        /// Pause for this many seconds of session time, then play.
+        case pause(forSeconds: Double)
+        /// Stop.
+        case stop
+    }
+
+    /// Creates a scheduled command.
+    public init(atPositionSeconds: Double, action: Action) {
+        self.atPositionSeconds = atPositionSeconds
+        self.action = action
+    }
+}

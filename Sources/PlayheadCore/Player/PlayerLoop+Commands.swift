@@ -1,0 +1,138 @@
+import PlayheadHLS
+
+extension MediaPlayer {
+    /// Applies a command at session time `now`.
+    func apply(_ command: PlayerCommand, now: Double) async {
+        switch command {
+        case .play:
+            startPlaying(now: now)
+        case .pause:
+            pausePlayback(now: now)
+        case let .seek(target):
+            seek(to: target, now: now)
+        case .stop:
+            setStatus(.stopped, now: now)
+            state.finished = true
+        case let .setRate(rate):
+            let position = state.position(at: now)
+            state.anchorPosition = position
+            state.anchorTime = now
+            state.rate = rate > 0 ? rate : 1.0
+        case let .replaceItem(url):
+            cancelTransfers()
+            buffer.clear()
+            frames.clear()
+            decoder.reset()
+            anchor = TimestampAnchor()
+            itemURL = url
+            state = LoopState()
+            state.rate = configuration.effectiveRate
+            report.url = url
+            await loadItem()
+        }
+    }
+
+    /// Runs the scheduled commands whose position the playhead has reached.
+    func runScheduled(now: Double) {
+        while let next = scheduled.first, state.clockRunning, state.position(at: now) >= next.atPositionSeconds - 1e-9 {
+            scheduled.removeFirst()
+            let at = state.clockRunning ? min(now, state.time(atPosition: next.atPositionSeconds)) : now
+            switch next.action {
+            case let .seek(target): seek(to: target, now: at)
+            case let .pause(seconds):
+                pausePlayback(now: at)
+                state.resumeAt = at + seconds
+            case .stop:
+                setStatus(.stopped, now: at)
+                state.finished = true
+                return
+            }
+        }
+    }
+
+    /// Status playing; the clock starts once enough media is buffered.
+    func startPlaying(now: Double) {
+        guard [.ready, .paused, .completed, .playing].contains(state.status) else { return }
+        if state.status == .completed { seek(to: 0, now: now) }
+        state.wantsPlay = true
+        if state.status != .playing { setStatus(.playing, now: now) }
+    }
+
+    func pausePlayback(now: Double) {
+        guard state.status == .playing else { return }
+        freezeClock(at: now)
+        state.wantsPlay = false
+        setStatus(.paused, now: now)
+    }
+
+    /// Stops the playhead where it is at `now`.
+    func freezeClock(at now: Double) {
+        if state.clockRunning { state.watchedSeconds += max(0, state.position(at: now) - state.anchorPosition) }
+        state.anchorPosition = state.position(at: now)
+        state.anchorTime = now
+        state.clockRunning = false
+    }
+
+    /// Seeks: flushes buffers and decoders, loads from the segment holding `target`, and presents
+    /// first the frame with the smallest content time at or after it.
+    func seek(to requested: Double, now: Double) {
+        guard let tracker = state.tracker else { return }
+        let range = tracker.seekableRange()
+        let target = min(max(requested, range.lowerBound), range.upperBound)
+        let from = state.position(at: now)
+        bus.post(.seekStarted(from: from, to: target))
+        notify(.seekStart, metadata: [:], now: now)
+        report.seeks.append(SeekRecord(fromSeconds: from, toSeconds: target, requestedAt: now))
+        state.pendingSeek = report.seeks.count - 1
+        if let stall = state.stall { closeRebuffer(stall, at: now, resumed: true) }
+        cancelTransfers()
+        state.segmentRetry = nil
+        buffer.clear()
+        frames.clear()
+        decoder.reset()
+        state.endLoaded = false
+        state.drained = false
+        state.presentedEnd = nil
+        state.loadedEnd = nil
+        state.nextSequence = tracker.segment(containing: target)?.mediaSequence ?? tracker.segments.first?.mediaSequence
+        state.skipBefore = target
+        state.anchorPosition = target
+        state.anchorTime = now
+        state.clockRunning = false
+        if state.status == .completed { setStatus(.playing, now: now); state.wantsPlay = true }
+    }
+
+    func cancelTransfers() {
+        for (id, transfer) in state.transfers {
+            if case .segment = transfer {
+                driver.cancel(id)
+                state.transfers[id] = nil
+            }
+        }
+    }
+
+    /// Moves to `status` when the PSDK allows it; posts the change and PLAYER_STATE_CHANGE.
+    func setStatus(_ status: PlayerStatus, now: Double, inner: PlayerNotification? = nil) {
+        let from = state.status
+        guard from != status, from.canTransition(to: status) else { return }
+        state.status = status
+        report.statuses.append(StatusRecord(status: status, playerTime: now))
+        bus.post(.statusChanged(from: from, to: status))
+        notify(.playerStateChange, metadata: ["STATE": status.rawValue], inner: inner, now: now)
+        publish { $0.status = status }
+    }
+
+    /// Posts a PSDK notification on the bus (which keeps the history).
+    func notify(_ code: NotificationCode, metadata: [String: String], inner: PlayerNotification? = nil, now: Double) {
+        bus.post(.notification(PlayerNotification.make(code, metadata: metadata, inner: inner, playerTime: now)))
+    }
+
+    /// Ends the session in error with `notification`.
+    func fail(_ notification: PlayerNotification, now: Double) {
+        qos.recordError()
+        report.error = notification.metadata["DESCRIPTION"] ?? notification.name
+        bus.post(.error(notification))
+        setStatus(.error, now: now, inner: notification)
+        state.finished = true
+    }
+}

@@ -1,0 +1,228 @@
+import PlayheadHLS
+import PlayheadMedia
+import PlayheadNet
+
+extension MediaPlayer {
+    /// Loads the item: the playlist (and the chosen variant's media playlist), then ready.
+    func loadItem() async {
+        let now = driver.now
+        setStatus(.initializing, now: now)
+        bus.post(.itemChanged(url: itemURL))
+        do {
+            let first = try await network.fetch(itemURL, range: nil, at: now)
+            record(first)
+            var media: MediaPlaylist
+            var mediaURL = first.effectiveURL
+            switch try parse(first) {
+            case let .media(playlist):
+                media = playlist
+            case let .multivariant(multivariant):
+                let index = try configuration.variant.pick(from: multivariant.variants, url: itemURL)
+                let variant = multivariant.variants[index]
+                report.variantBandwidth = variant.bandwidth
+                qos.setProfileBitrate(variant.bandwidth)
+                bus.post(.bitrateChanged(fromBitsPerSecond: nil, toBitsPerSecond: variant.bandwidth, reason: "initial"))
+                notify(.bitrateChange, metadata: ["BITRATE": String(variant.bandwidth)], now: now)
+                let url = try ResourceURL.resolve(variant.uri, against: first.effectiveURL)
+                let second = try await network.fetch(url, range: nil, at: now)
+                record(second)
+                guard case let .media(playlist) = try parse(second) else {
+                    throw PlayheadError.unexpectedPlaylist(url: url, detail: "variant \(index) is not a media playlist")
+                }
+                media = playlist
+                mediaURL = second.effectiveURL
+            }
+            report.mediaPlaylistURL = mediaURL
+            state.mediaURL = mediaURL
+            let tracker = LivePlaylistTracker(first: media, loadedAt: driver.now)
+            state.tracker = tracker
+            report.isLive = tracker.isLive
+            bus.post(.playlistLoaded(url: mediaURL, segments: media.segments.count, changed: true))
+            setStatus(.initialized, now: driver.now)
+            let start: (seconds: Double, mediaSequence: Int)
+            if let requested = configuration.startSeconds, let segment = tracker.segment(containing: requested) {
+                start = (requested, segment.mediaSequence)
+            } else {
+                start = tracker.startPosition()
+            }
+            state.nextSequence = start.mediaSequence
+            state.anchorPosition = start.seconds
+            if start.seconds > 0 { state.skipBefore = start.seconds }
+            setStatus(.ready, now: driver.now)
+            if configuration.autoplay { startPlaying(now: driver.now) }
+        } catch {
+            fail(notification(for: error, now: driver.now), now: driver.now)
+        }
+    }
+
+    private func parse(_ transfer: NetworkTransfer) throws(PlayheadError) -> Playlist {
+        do {
+            let parsed = try Playlist.parse(data: transfer.body)
+            for warning in parsed.warnings {
+                bus.post(.custom(name: "playlistWarning", payload: ["url": transfer.url, "line": String(warning.line), "code": warning.code, "message": warning.message]))
+            }
+            return parsed.playlist
+        } catch {
+            throw .playlist(url: transfer.url, error)
+        }
+    }
+
+    private func record(_ transfer: NetworkTransfer) {
+        report.bytesDownloaded += transfer.body.count
+        qos.recordTransfer(bytes: transfer.body.count, seconds: transfer.seconds, firstByteSeconds: transfer.firstByteSeconds)
+    }
+
+    /// Starts the segment fetch the buffer wants and the playlist reload that is due.
+    func startTransfers(now: Double) async {
+        guard !state.finished, let tracker = state.tracker else { return }
+        let loadingSegment = state.transfers.values.contains { if case .segment = $0 { return true } else { return false } }
+        let position = state.position(at: now)
+        let watched = state.watchedSeconds + (state.clockRunning ? max(0, position - state.anchorPosition) : 0)
+        let target = configuration.buffer.targetSeconds(watchedSeconds: watched)
+        if !loadingSegment, state.status != .error, let sequence = state.nextSequence,
+           buffer.level(at: position) < target {
+            if let retry = state.segmentRetry {
+                if now >= retry.at {
+                    state.segmentRetry = nil
+                    await startSegment(retry.mediaSequence, attempt: retry.attempt, now: now)
+                }
+            } else if let segment = tracker.segment(mediaSequence: sequence) {
+                await startSegment(segment.mediaSequence, attempt: 0, now: now)
+            }
+        }
+        let reloading = state.transfers.values.contains { if case .playlist = $0 { return true } else { return false } }
+        if !reloading, let due = tracker.nextReloadTime(), now >= due {
+            let id = nextTransferID()
+            state.transfers[id] = .playlist(attempt: 0)
+            let network = self.network, url = state.mediaURL
+            await driver.start(id) { startedAt in
+                do throws(PlayheadError) { return .success(try await network.fetch(url, range: nil, at: startedAt)) } catch { return .failure(error) }
+            }
+        }
+    }
+
+    private func nextTransferID() -> Int {
+        defer { state.nextTransferID += 1 }
+        return state.nextTransferID
+    }
+
+    private func startSegment(_ sequence: Int, attempt: Int, now: Double) async {
+        guard let tracked = state.tracker?.segment(mediaSequence: sequence) else { return }
+        let id = nextTransferID()
+        state.transfers[id] = .segment(mediaSequence: sequence, attempt: attempt)
+        let fetcher = self.fetcher, base = state.mediaURL, segment = tracked.segment
+        await driver.start(id) { startedAt in
+            do throws(PlayheadError) {
+                let fetched = try await fetcher.fetch(segment, baseURL: base, at: startedAt)
+                var transfer = fetched.transfer
+                transfer.body = fetched.bytes
+                transfer.seconds = fetched.seconds
+                return .success(transfer)
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Takes in a finished transfer.
+    func handle(_ id: Int, _ result: TransferResult) async {
+        guard let purpose = state.transfers.removeValue(forKey: id) else { return }
+        let now = driver.now
+        switch (purpose, result) {
+        case let (.segment(sequence, _), .success(transfer)):
+            segmentArrived(sequence, transfer, now: now)
+        case let (.segment(sequence, attempt), .failure(error)):
+            let notification = notification(for: error, now: now)
+            if attempt < configuration.fetchRetries {
+                bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification.metadata, playerTime: now)))
+                state.segmentRetry = (now + Double(1 << attempt), sequence, attempt + 1)
+            } else {
+                fail(notification, now: now)
+            }
+        case let (.playlist, .success(transfer)):
+            playlistArrived(transfer, now: now)
+        case let (.playlist, .failure(error)):
+            let notification = notification(for: error, now: now)
+            bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification.metadata, playerTime: now)))
+        }
+    }
+
+    private func segmentArrived(_ sequence: Int, _ transfer: NetworkTransfer, now: Double) {
+        guard let tracker = state.tracker, let tracked = tracker.segment(mediaSequence: sequence) else { return }
+        report.segmentsDownloaded += 1
+        report.bytesDownloaded += transfer.body.count
+        qos.recordTransfer(bytes: transfer.body.count, seconds: transfer.seconds, firstByteSeconds: transfer.firstByteSeconds)
+        let throughput = transfer.seconds > 0 ? Double(transfer.body.count * 8) / transfer.seconds : 0
+        bus.post(.segmentLoaded(url: transfer.url, mediaSequence: sequence, bytes: transfer.body.count,
+                                seconds: transfer.seconds, throughputBitsPerSecond: throughput))
+        let next = sequence + 1
+        state.nextSequence = tracker.segment(mediaSequence: next) != nil || tracker.isLive ? next : nil
+        if state.nextSequence == nil { state.endLoaded = true }
+        do {
+            let demuxed = try decoder.demux(transfer.body, discontinuity: tracked.segment.discontinuity)
+            onSegmentStreams?(demuxed.streams)
+            let master: MediaKind = demuxed.streams.contains { $0.kind == .video } ? .video : .audio
+            guard let span = demuxed.timeSpan(of: master) else {
+                report.damage.append("\(transfer.url): no timed \(master.rawValue) packets")
+                return
+            }
+            let start = anchor.contentSeconds(forPTS: span.start, discontinuitySequence: tracked.discontinuitySequence,
+                                              segmentStartSeconds: tracked.startSeconds)
+            buffer.append(BufferedSegment(demuxed: demuxed, tracked: tracked, contentStart: start,
+                                          contentEnd: start + (span.end - span.start), byteCount: transfer.body.count))
+            state.loadedEnd = start + (span.end - span.start)
+            report.manifestSeconds += tracked.durationSeconds
+            report.mediaSeconds += span.end - span.start
+        } catch {
+            report.damage.append("\(transfer.url): \(error.description)")
+            notify(.hlsSegmentError, metadata: ["URL": transfer.url, "DESCRIPTION": error.description], now: now)
+        }
+    }
+
+    private func playlistArrived(_ transfer: NetworkTransfer, now: Double) {
+        report.playlistReloads += 1
+        guard var tracker = state.tracker else { return }
+        let playlist: MediaPlaylist
+        do {
+            guard case let .media(media) = try parse(transfer) else { return }
+            playlist = media
+        } catch {
+            notify(.m3u8ParserError, metadata: ["DESCRIPTION": error.description, "URL": transfer.url], now: now)
+            return
+        }
+        let update = tracker.update(with: playlist, loadedAt: now)
+        state.tracker = tracker
+        bus.post(.playlistLoaded(url: transfer.url, segments: playlist.segments.count, changed: update.changed))
+        for warning in update.warnings { bus.post(.custom(name: "playlistWarning", payload: ["url": transfer.url, "message": warning])) }
+        if state.nextSequence == nil, !state.endLoaded, let last = tracker.segments.last {
+            state.nextSequence = last.mediaSequence + 1
+        }
+        if let next = state.nextSequence, tracker.fellBehind(nextMediaSequence: next) {
+            let recovery = tracker.recoveryPosition()
+            bus.post(.custom(name: "fellBehindLiveWindow", payload: ["missingMediaSequence": String(next), "recoverTo": String(recovery.seconds)]))
+            seek(to: recovery.seconds, now: now)
+        }
+        if let next = state.nextSequence, tracker.endListSeen, tracker.segment(mediaSequence: next) == nil {
+            state.nextSequence = nil
+            state.endLoaded = true
+        }
+    }
+
+    /// The PSDK notification for an error: MISSING_FILE_ERROR for 404/410, M3U8_PARSER_ERROR, NETWORK_ERROR, NATIVE_ERROR.
+    func notification(for error: any Error, now: Double) -> PlayerNotification {
+        guard let error = error as? PlayheadError else {
+            return PlayerNotification.make(.nativeError, metadata: ["INTERNAL_ERROR": "\(error)"], playerTime: now)
+        }
+        switch error {
+        case let .network(http):
+            if case let .status(url, code, _) = http, code == 404 || code == 410 {
+                return PlayerNotification.make(.missingFileError, metadata: ["URL": url, "DESCRIPTION": http.description, "INTERNAL_ERROR": String(code)], playerTime: now)
+            }
+            return PlayerNotification.make(.networkError, metadata: ["URL": http.url, "DESCRIPTION": http.description], playerTime: now)
+        case let .playlist(url, parse):
+            return PlayerNotification.make(.m3u8ParserError, metadata: ["URL": url, "DESCRIPTION": parse.description], playerTime: now)
+        default:
+            return PlayerNotification.make(.nativeError, metadata: ["DESCRIPTION": error.description], playerTime: now)
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import PlayheadHLS
+import PlayheadMedia
+
+extension MediaPlayer {
+    /// Runs the session to its end and returns the report. Call once.
+    /// - Parameter maxSessionSeconds: Stop after this much session time (nil: play to the end).
+    public func run(maxSessionSeconds: Double? = nil) async -> PlaybackReport {
+        state.rate = configuration.effectiveRate
+        await loadItem()
+        var lastTime = -1.0, turnsWithoutProgress = 0
+        while !state.finished {
+            let now = driver.now
+            // A virtual run that keeps turning without time moving is a bug; end it rather than spin.
+            turnsWithoutProgress = now == lastTime ? turnsWithoutProgress + 1 : 0
+            lastTime = now
+            if driver.isVirtual, turnsWithoutProgress > Self.maxTurnsWithoutProgress {
+                fail(PlayerNotification.make(.playbackError, metadata: ["DESCRIPTION": "the virtual clock stopped advancing at \(now) s (internal error)"], playerTime: now), now: now)
+                break
+            }
+            for command in takeCommands() { await apply(command, now: now) }
+            if state.finished { break }
+            if let limit = maxSessionSeconds, now >= limit {
+                setStatus(.stopped, now: now)
+                state.finished = true
+                break
+            }
+            turn(now: now)
+            if state.finished { break }
+            await startTransfers(now: now)
+            publishSnapshot(now: now)
+            let deadline = nextDeadline(now: now, limit: maxSessionSeconds)
+            let completed = await driver.wait(until: deadline)
+            if completed.isEmpty, deadline == nil, driver.isVirtual, state.transfers.isEmpty {
+                fail(PlayerNotification.make(.playbackError, metadata: ["DESCRIPTION": "nothing left to wait for on the virtual clock (paused with no resume?)"], playerTime: driver.now), now: driver.now)
+                break
+            }
+            for (id, result) in completed { await handle(id, result) }
+        }
+        return finishReport()
+    }
+
+    /// Loop turns at one virtual time after which the run is ended as stuck.
+    static let maxTurnsWithoutProgress = 100_000
+
+    /// Where the item ends: the end of the last presented frame or of the last segment loaded, whichever is later.
+    var completionPosition: Double { max(state.presentedEnd ?? state.anchorPosition, state.loadedEnd ?? 0) }
+
+    /// One turn of the loop at session time `now`: scheduled commands, decoding ahead, buffering,
+    /// presentation, completion, QoS.
+    func turn(now: Double) {
+        runScheduled(now: now)
+        if let resumeAt = state.resumeAt, now >= resumeAt {
+            state.resumeAt = nil
+            startPlaying(now: now)
+        }
+        fillFrames(now: now)
+        updateBuffering(now: now)
+        presentDue(now: now)
+        checkStall(now: now)
+        checkCompletion(now: now)
+        if let sample = qos.sampleIfDue(at: now) { report.samples.append(sample) }
+        let position = state.position(at: now)
+        if state.clockRunning, Int(position) != state.lastTimeEventSecond {
+            state.lastTimeEventSecond = Int(position)
+            bus.post(.timeChanged(seconds: position))
+        }
+    }
+
+    /// The next session time something is due, or nil to wait for a transfer or a command.
+    func nextDeadline(now: Double, limit: Double?) -> Double? {
+        var times: [Double] = []
+        if state.clockRunning {
+            if let next = frames.earliest() { times.append(state.time(atPosition: next.contentSeconds)) }
+            // The same conditions as checkStall and checkCompletion, so a deadline always leads somewhere.
+            if frames.peek(masterKind) == nil, !state.endLoaded {
+                times.append(state.time(atPosition: max(buffer.bufferedEnd ?? state.anchorPosition, state.presentedEnd ?? 0)))
+            }
+            if state.endLoaded, state.drained, frames.count == 0 {
+                times.append(state.time(atPosition: completionPosition))
+            }
+            if let command = scheduled.first { times.append(state.time(atPosition: command.atPositionSeconds)) }
+        }
+        if let reload = state.tracker?.nextReloadTime(), !state.transfers.values.contains(where: { if case .playlist = $0 { return true } else { return false } }) {
+            times.append(reload)
+        }
+        if let retry = state.segmentRetry { times.append(retry.at) }
+        if let resume = state.resumeAt { times.append(resume) }
+        if let limit { times.append(limit) }
+        if state.status == .playing || state.status == .paused { times.append((now + 1e-9).rounded(.down) + 1) }
+        guard let earliest = times.min() else { return nil }
+        return max(earliest, now)
+    }
+
+    func publishSnapshot(now: Double) {
+        let position = state.position(at: now)
+        qos.setBufferLength(buffer.level(at: position))
+        let information = qos.information(at: now)
+        let tracker = state.tracker
+        let status = state.status
+        publish {
+            $0.status = status
+            $0.position = position
+            $0.information = information
+            $0.isLive = tracker?.isLive ?? false
+            $0.seekable = tracker?.seekableRange()
+            $0.duration = (tracker?.isLive ?? true) ? nil : tracker?.seekableRange().upperBound
+        }
+        if let tracker, tracker.isLive, state.clockRunning {
+            let distance = tracker.liveEdgeSeconds - position
+            report.liveEdgeDistanceSeconds = distance
+            report.maxLiveEdgeDistanceSeconds = max(report.maxLiveEdgeDistanceSeconds ?? distance, distance)
+        }
+    }
+
+    func finishReport() -> PlaybackReport {
+        let now = driver.now
+        if let stall = state.stall { closeRebuffer(stall, at: now, resumed: false) }
+        decoder.reset()
+        buffer.clear()
+        report.finalStatus = state.status
+        report.sessionSeconds = now
+        report.positionSeconds = state.position(at: now)
+        report.playbackInformation = qos.information(at: now)
+        report.notifications = bus.notificationHistory.items
+        report.totalRebufferSeconds = report.rebuffers.reduce(0) { $0 + $1.durationSeconds }
+        report.driftSeconds = report.mediaSeconds - report.manifestSeconds
+        publishSnapshot(now: now)
+        return report
+    }
+}

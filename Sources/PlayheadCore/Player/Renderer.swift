@@ -1,0 +1,56 @@
+import PlayheadMedia
+
+/// A frame waiting for its presentation time, on the content timeline.
+struct PendingFrame {
+    /// Video or audio.
+    var kind: MediaKind
+    /// Content time of the frame.
+    var contentSeconds: Double
+    /// Duration, seconds.
+    var durationSeconds: Double
+    /// The decoded frame (nil in demux mode, where packets stand in for frames).
+    var frame: DecodedFrame?
+}
+
+/// Holds decoded frames until they are due, per kind, in presentation order; counts what was
+/// presented, dropped and skipped.
+struct FrameQueue {
+    private var queues: [MediaKind: [PendingFrame]] = [:]
+    private var heads: [MediaKind: Int] = [:]
+
+    /// Adds a frame (frames of one kind come in presentation order).
+    mutating func push(_ frame: PendingFrame) { queues[frame.kind, default: []].append(frame) }
+
+    /// The next frame of `kind`, if any.
+    func peek(_ kind: MediaKind) -> PendingFrame? {
+        guard let queue = queues[kind], let head = heads[kind, default: 0] as Int?, head < queue.count else { return nil }
+        return queue[head]
+    }
+
+    /// Removes and returns the next frame of `kind`.
+    mutating func pop(_ kind: MediaKind) -> PendingFrame? {
+        guard let frame = peek(kind) else { return nil }
+        let head = heads[kind, default: 0] + 1
+        if head > 256, head * 2 > queues[kind]!.count {
+            queues[kind]!.removeFirst(head)
+            heads[kind] = 0
+        } else {
+            heads[kind] = head
+        }
+        return frame
+    }
+
+    /// The earliest pending frame over all kinds.
+    func earliest() -> PendingFrame? {
+        MediaKind.allCases.compactMap { peek($0) }.min { $0.contentSeconds < $1.contentSeconds }
+    }
+
+    /// Frames waiting, all kinds.
+    var count: Int { queues.reduce(0) { $0 + $1.value.count - heads[$1.key, default: 0] } }
+
+    /// Forgets every frame.
+    mutating func clear() {
+        queues = [:]
+        heads = [:]
+    }
+}

@@ -1,0 +1,176 @@
+import ArgumentParser
+import Foundation
+import PlayheadCore
+import PlayheadMedia
+import PlayheadNet
+
+/// `playhead play URL`: one playback session, on the real or the virtual clock.
+struct Play: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play an HLS stream headless: real fetches and decoding, true frame timing, events and a report.",
+        discussion: """
+        On the virtual clock (the default) the session runs as fast as the CPU allows and is deterministic: \
+        transfers take the time the simulated link charges (a --trace, or a constant --bandwidth). On the \
+        real clock frames are presented at wall-clock time and late frames are dropped. \
+        Exit status: 0 when playback completed or was stopped as asked, 1 when the session ended in error, 2 on usage errors.
+        """
+    )
+
+    /// The session clock.
+    enum ClockChoice: String, ExpressibleByArgument, CaseIterable { case real, virtual }
+
+    @Argument(help: "A multivariant or media playlist: http(s) or file URL, or a file path.")
+    var source: String
+
+    @Option(help: "Session clock: real or virtual.")
+    var clock: ClockChoice = .virtual
+
+    @Option(help: "Bandwidth trace for the virtual clock (time_s<TAB>Mbit/s per line).")
+    var trace: String?
+
+    @Option(help: "Constant link bandwidth for the virtual clock without --trace, Mbit/s.")
+    var bandwidth: Double = 50
+
+    @Option(help: "decode, demux or keyframes.")
+    var mode: DecodeMode = .decode
+
+    @Option(help: "Variant index in a multivariant playlist (default: the first).")
+    var variant: Int?
+
+    @Option(name: .customLong("max-bandwidth"), help: "Pick the highest variant at most this many bits per second.")
+    var maxBandwidth: Int?
+
+    @Option(help: "Stop after this many seconds of session time.")
+    var duration: Double?
+
+    @Option(help: "Start position, seconds.")
+    var start: Double?
+
+    @Option(parsing: .singleValue, help: "AT:TO — when the playhead reaches AT seconds, seek to TO (repeatable).")
+    var seek: [String] = []
+
+    @Option(parsing: .singleValue, help: "AT:FOR — when the playhead reaches AT seconds, pause for FOR seconds (repeatable).")
+    var pause: [String] = []
+
+    @Option(help: "Playback rate (≤ 0 means 1.0).")
+    var rate: Double = 1.0
+
+    @Option(help: "Write events as NDJSON (one a line) to FILE, or - for standard output.")
+    var events: String?
+
+    @Option(help: "Write the JSON report to FILE, or - for standard output.")
+    var report: String?
+
+    @Option(help: "Write presented frames as Y4M video and WAV audio into DIR.")
+    var dump: String?
+
+    @Option(help: "Write framemd5 lines of presented video frames to FILE, or -.")
+    var framemd5: String?
+
+    @Flag(help: "Post an event for every presented frame.")
+    var frameEvents = false
+
+    func validate() throws {
+        if trace != nil, clock == .real { throw ValidationError("--trace needs --clock virtual") }
+        if variant != nil, maxBandwidth != nil { throw ValidationError("give --variant or --max-bandwidth, not both") }
+        if bandwidth <= 0 { throw ValidationError("--bandwidth must be positive") }
+        _ = try scheduledCommands()
+    }
+
+    func scheduledCommands() throws -> [ScheduledCommand] {
+        func pair(_ text: String, _ option: String) throws -> (Double, Double) {
+            let parts = text.split(separator: ":")
+            guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]), a >= 0, b >= 0 else {
+                throw ValidationError("--\(option) takes AT:SECONDS with two non-negative numbers, got \"\(text)\"")
+            }
+            return (a, b)
+        }
+        let seeks = try seek.map { try pair($0, "seek") }.map { ScheduledCommand(atPositionSeconds: $0.0, action: .seek(toSeconds: $0.1)) }
+        let pauses = try pause.map { try pair($0, "pause") }.map { ScheduledCommand(atPositionSeconds: $0.0, action: .pause(forSeconds: $0.1)) }
+        return seeks + pauses
+    }
+
+    func run() async throws {
+        MediaLog.level = .quiet
+        let url = ResourceURL.fromArgument(source)
+        let client = HTTPClient()
+        defer { client.shutdown() }
+
+        var configuration = PlayerConfiguration()
+        configuration.mode = mode
+        configuration.variant = variant.map { .index($0) } ?? maxBandwidth.map { .bandwidth($0) } ?? .first
+        configuration.rate = rate
+        configuration.startSeconds = start
+        configuration.hashFrames = framemd5 != nil
+        configuration.perFrameEvents = frameEvents
+
+        let driver: any SessionDriver
+        let network: any PlayerNetwork
+        switch clock {
+        case .real:
+            driver = RealTimeDriver()
+            network = LiveNetwork(client: client)
+        case .virtual:
+            driver = VirtualTimeDriver()
+            let link: SimulatedLink
+            if let trace {
+                do {
+                    link = SimulatedLink(trace: try BandwidthTrace.load(path: trace))
+                } catch {
+                    printError("\(trace): \(error)")
+                    throw ExitCode(2)
+                }
+            } else {
+                link = SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [bandwidth, bandwidth]))
+            }
+            network = SimulatedNetwork(client: client, link: link)
+        }
+
+        let dumpSink: DirectoryDump?
+        if let dump {
+            do { dumpSink = try DirectoryDump(directory: dump) } catch {
+                printError("cannot write dumps into \(dump): \(error)")
+                throw ExitCode(2)
+            }
+        } else {
+            dumpSink = nil
+        }
+
+        let player = MediaPlayer(url: url, configuration: configuration, driver: driver, network: network,
+                                 scheduled: try scheduledCommands(), dump: dumpSink)
+        let outputs = try SessionOutputs(events: events, framemd5: framemd5, player: player)
+        let progress = isatty(2) != 0 ? ProgressLine(player: player) : nil
+        progress?.start()
+        let result = await player.run(maxSessionSeconds: duration)
+        progress?.stop()
+        outputs.finish()
+        if let dumpSink {
+            do { try dumpSink.close() } catch { printError("dump: \(error)") }
+        }
+        var final = result
+        final.device = DeviceInformation.current(playheadVersion: Playhead.version, ffmpegVersion: nil, curlVersion: HTTPClient.curlVersion)
+        try writeReport(final)
+        if final.finalStatus == .error {
+            printError(final.error ?? "playback failed")
+            throw ExitCode(1)
+        }
+    }
+
+    private func writeReport(_ result: PlaybackReport) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = try encoder.encode(result)
+        if let report {
+            if report == "-" {
+                FileHandle.standardOutput.write(data + Data("\n".utf8))
+            } else {
+                do { try data.write(to: URL(fileURLWithPath: report)) } catch {
+                    printError("cannot write \(report): \(error.localizedDescription)")
+                    throw ExitCode(2)
+                }
+            }
+        } else {
+            FileHandle.standardError.write(Data(PlaySummary.text(result).utf8))
+        }
+    }
+}

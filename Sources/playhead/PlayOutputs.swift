@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import PlayheadCore
+import PlayheadMedia
+
+/// Where `play` writes events (NDJSON) and framemd5 lines while the session runs.
+final class SessionOutputs: @unchecked Sendable {
+    private let eventsOut: OutputBuffer?
+    private let md5Out: OutputBuffer?
+    private let md5: FrameMD5Output?
+    private let lock = NSLock()
+
+    init(events: String?, framemd5: String?, player: MediaPlayer) throws {
+        eventsOut = try Self.open(events)
+        md5Out = try Self.open(framemd5)
+        if let md5Out {
+            let output = FrameMD5Output(kinds: [.video], software: "playhead \(Playhead.version)", write: md5Out.write)
+            md5 = output
+            player.observeFrames(streams: { output.note(streams: $0) }, packets: { output.note($0) },
+                                 presented: { output.add($0) })
+        } else {
+            md5 = nil
+        }
+        if let eventsOut {
+            player.bus.subscribe { [lock] event in
+                lock.withLock { eventsOut.write(event.jsonLine() + "\n") }
+            }
+        }
+    }
+
+    private static func open(_ target: String?) throws -> OutputBuffer? {
+        guard let target else { return nil }
+        if target == "-" { return OutputBuffer(fd: OutputBuffer.standardOutput) }
+        guard let file = OutputBuffer(path: target) else {
+            printError("cannot write \(target): \(String(cString: strerror(errno)))")
+            throw ExitCode(2)
+        }
+        return file
+    }
+
+    func finish() {
+        md5?.finish()
+        md5Out?.flush()
+        lock.withLock { eventsOut?.flush() }
+    }
+}
+
+/// A one-line progress display on standard error (only when it is a terminal).
+final class ProgressLine: @unchecked Sendable {
+    private let player: MediaPlayer
+    private var task: Task<Void, Never>?
+
+    init(player: MediaPlayer) { self.player = player }
+
+    func start() {
+        task = Task.detached { [player] in
+            while !Task.isCancelled {
+                let info = player.playbackInformation
+                let line = String(format: "\r%@ %7.1f s  buffer %5.1f s  frames %d  dropped %d  rebuffers %d ",
+                                  player.status.rawValue, player.currentTime, info?.bufferLengthSeconds ?? 0,
+                                  info?.presentedFrameCount ?? 0, info?.droppedFrameCount ?? 0, info?.bufferingCount ?? 0)
+                FileHandle.standardError.write(Data(line.utf8))
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+        }
+    }
+
+    func stop() {
+        task?.cancel()
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+}
+
+/// The human summary printed when no --report is asked for.
+enum PlaySummary {
+    static func text(_ r: PlaybackReport) -> String {
+        var lines = ["\(r.url) (\(r.clock) clock, \(r.mode))"]
+        lines.append("  status: " + r.statuses.map(\.status.rawValue).joined(separator: " → "))
+        lines.append(String(format: "  session %.2f s, position %.2f s, %d segments, %d bytes", r.sessionSeconds, r.positionSeconds, r.segmentsDownloaded, r.bytesDownloaded))
+        lines.append("  frames presented: " + r.framesPresented.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ", dropped \(r.framesDropped)")
+        lines.append(String(format: "  rebuffers: %d, %.3f s in all; seeks: %d", r.rebuffers.count, r.totalRebufferSeconds, r.seeks.count))
+        if let info = r.playbackInformation {
+            lines.append(String(format: "  time to first frame %.3f s, observed bitrate %.0f bit/s", info.timeToFirstFrameSeconds ?? 0, info.observedBitrate ?? 0))
+        }
+        lines.append(String(format: "  EXTINF %.3f s vs media %.3f s (drift %.3f s)", r.manifestSeconds, r.mediaSeconds, r.driftSeconds))
+        if let error = r.error { lines.append("  error: \(error)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
