@@ -55,6 +55,7 @@ let package = Package(
         .testTarget(name: "PlayheadNetTests", dependencies: ["PlayheadNet", "PlayheadOrigin"], path: "Tests/PlayheadNetTests"),
         .testTarget(name: "PlayheadMediaTests", dependencies: ["PlayheadMedia"], path: "Tests/PlayheadMediaTests"),
         .testTarget(name: "PlayheadLinkTests", dependencies: ["PlayheadCore", "PlayheadMedia", "PlayheadNet"], path: "Tests/PlayheadLinkTests"),
+        .testTarget(name: "PlayheadPlayerTests", dependencies: ["PlayheadCore", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin"], path: "Tests/PlayheadPlayerTests"),
         .testTarget(name: "PlayheadCoreTests", dependencies: ["PlayheadCore"], path: "Tests/PlayheadCoreTests"),
         .testTarget(name: "PlayheadLiveTests", dependencies: ["PlayheadCore", "PlayheadHLS"], path: "Tests/PlayheadLiveTests"),
         .testTarget(name: "PlayheadCLITests", dependencies: ["playhead", "PlayheadOrigin"], path: "Tests/PlayheadCLITests"),

@@ -54,8 +54,9 @@ extension MediaPlayer {
 
     private func queue(_ frame: PendingFrame, now: Double) {
         if let skip = state.skipBefore {
-            let halfFrame = frame.kind == .video ? max(frame.durationSeconds, 0.001) / 2 : 0.0005
-            if frame.contentSeconds + halfFrame < skip { return }
+            // The first frame presented is the one with the smallest time at or after the target
+            // (a microsecond of slack absorbs floating-point noise in the timestamp mapping).
+            if frame.contentSeconds < skip - 1e-6 { return }
             if frame.kind == masterKind {
                 state.skipBefore = nil
                 if let index = state.pendingSeek {

@@ -1,0 +1,88 @@
+import Foundation
+import PlayheadCore
+import PlayheadMedia
+import PlayheadNet
+import PlayheadOrigin
+
+/// Shared set-up for player tests: the generated streams served on 127.0.0.1, and runs on the
+/// virtual clock over a simulated link.
+enum PlayerFixtures {
+    static let repoRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The generated streams (made on first use).
+    static let streams: String = {
+        let process = Process()
+        process.executableURL = repoRoot.appendingPathComponent("scripts/make-test-streams")
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try! process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }()
+
+    /// A constant link: `megabits` Mbit/s with the literature's 80 ms round trip.
+    static func link(megabits: Double) -> SimulatedLink {
+        SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [megabits, megabits]))
+    }
+
+    /// What a run produced: the report, the event lines without wall-clock fields, presented frames.
+    struct Run {
+        var report: PlaybackReport
+        var events: [PlayerEvent]
+        var presented: [DecodedFrame]
+        var eventLines: [String] { events.map { $0.jsonLine(includeWallClock: false) } }
+    }
+
+    /// Plays `url` on the virtual clock and collects everything.
+    static func playVirtual(_ url: String, configure: (inout PlayerConfiguration) -> Void = { _ in },
+                            link: SimulatedLink = link(megabits: 50), scheduled: [ScheduledCommand] = [],
+                            maxSessionSeconds: Double? = nil) async -> Run {
+        MediaLog.level = .quiet
+        var configuration = PlayerConfiguration()
+        configure(&configuration)
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let player = MediaPlayer(url: url, configuration: configuration, driver: VirtualTimeDriver(),
+                                 network: SimulatedNetwork(client: client, link: link), scheduled: scheduled)
+        let collected = Collected()
+        let subscription = player.bus.subscribe { collected.append($0) }
+        player.observeFrames(streams: { _ in }, packets: { _ in }, presented: { collected.present($0) })
+        let report = await player.run(maxSessionSeconds: maxSessionSeconds)
+        subscription.cancel()
+        return Run(report: report, events: collected.events, presented: collected.frames)
+    }
+
+    /// The hash column of `ffmpeg -i url -map 0:v -f framemd5 -`.
+    static func ffmpegHashes(_ url: String) async -> [String] {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["ffmpeg", "-nostdin", "-loglevel", "error", "-i", url, "-map", "0:v", "-f", "framemd5", "-"]
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                process.standardError = FileHandle.nullDevice
+                try! process.run()
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                let text = String(decoding: data, as: UTF8.self)
+                continuation.resume(returning: text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+                    .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } })
+            }
+        }
+    }
+}
+
+/// Events and frames gathered from a run (the bus may deliver from another task).
+final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storedEvents: [PlayerEvent] = []
+    private var storedFrames: [DecodedFrame] = []
+    func append(_ event: PlayerEvent) { lock.withLock { storedEvents.append(event) } }
+    func present(_ frame: DecodedFrame) { lock.withLock { storedFrames.append(frame) } }
+    var events: [PlayerEvent] { lock.withLock { storedEvents } }
+    var frames: [DecodedFrame] { lock.withLock { storedFrames } }
+}

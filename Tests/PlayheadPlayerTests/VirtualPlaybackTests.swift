@@ -1,0 +1,113 @@
+import Foundation
+import PlayheadCore
+import PlayheadMedia
+import PlayheadOrigin
+import Testing
+
+/// VOD playback on the virtual clock: completion, determinism, PSDK statuses, frames, seeks, pauses, rebuffers.
+@Suite struct VirtualPlaybackTests {
+    @Test func vodPlaysToCompletionAndTwoRunsLogTheSameEvents() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let url = server.url("/ts/master.m3u8")
+        let first = await PlayerFixtures.playVirtual(url)
+        let second = await PlayerFixtures.playVirtual(url)
+        #expect(first.report.finalStatus == .completed)
+        #expect(first.report.statuses.map(\.status) == [.initializing, .initialized, .ready, .playing, .completed])
+        #expect(first.report.framesPresented["video"] == 900)
+        #expect(first.report.framesDropped == 0)
+        #expect(first.eventLines.count > 50)
+        #expect(first.eventLines == second.eventLines, "the virtual clock is deterministic")
+        let names = first.events.map(\.kind.name)
+        #expect(names.contains("playStarted") && names.last == "notification")
+        let codes = first.report.notifications.map(\.code.code)
+        #expect(codes.contains(300000) && codes.contains(300001) && codes.contains(300005) && codes.contains(302000))
+    }
+
+    @Test func presentedFramesAreTheDecodedFrames() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let url = server.url("/fmp4/v1/index.m3u8")
+        let run = await PlayerFixtures.playVirtual(url) { $0.hashFrames = true }
+        let reference = await PlayerFixtures.ffmpegHashes(url)
+        #expect(reference.count == 900)
+        #expect(run.presented.filter { $0.kind == .video }.map { $0.md5 ?? "" } == reference)
+    }
+
+    @Test func seekPresentsFirstTheSmallestPTSAtOrAfterTheTarget() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let url = server.url("/ts/v0/index.m3u8")
+        let target = 12.34  // frame 370.2 at 30 fps: not a frame boundary, not a keyframe (those are every 2 s)
+        let run = await PlayerFixtures.playVirtual(url, configure: { $0.hashFrames = true },
+                                                   scheduled: [.init(atPositionSeconds: 3, action: .seek(toSeconds: target))])
+        let video = run.presented.filter { $0.kind == .video }
+        let reference = await PlayerFixtures.ffmpegHashes(url)
+        // 90 frames before the seek (0 ..< 3 s), then frame 371 (12.3667 s) onwards to the end.
+        #expect(video.count == 90 + (900 - 371))
+        #expect(video[90].md5 == reference[371], "first frame after the seek is frame 371, decoded from the keyframe at 12 s")
+        #expect(video[89].md5 == reference[89])
+        let seek = try #require(run.report.seeks.first)
+        #expect(seek.toSeconds == target)
+        #expect(abs((seek.firstFrameSeconds ?? 0) - 371.0 / 30) < 0.001)
+        #expect(seek.completedAt != nil)
+        let names = run.report.notifications.map(\.name)
+        #expect(names.contains("SEEK_START") && names.contains("SEEK_COMPLETE"))
+        #expect(run.events.contains { if case .seekCompleted = $0.kind { return true } else { return false } })
+        #expect(run.report.finalStatus == .completed)
+    }
+
+    @Test func pauseAndResume() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(server.url("/ts/v0/index.m3u8"),
+                                                   scheduled: [.init(atPositionSeconds: 10, action: .pause(forSeconds: 5))])
+        let statuses = run.report.statuses.map(\.status)
+        #expect(statuses == [.initializing, .initialized, .ready, .playing, .paused, .playing, .completed])
+        let paused = try #require(run.report.statuses.first { $0.status == .paused })
+        let resumed = try #require(run.report.statuses.last { $0.status == .playing })
+        #expect(abs(resumed.playerTime - paused.playerTime - 5) < 1e-9)
+        #expect(run.report.framesPresented["video"] == 900)
+    }
+
+    @Test func aTraceTooSlowRebuffersAndTheTotalIsTheSumOfTheStalls() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        // 0.6 Mbit/s for a rendition of about 0.9 Mbit/s.
+        let run = await PlayerFixtures.playVirtual(server.url("/ts/v1/index.m3u8"), link: PlayerFixtures.link(megabits: 0.6))
+        let report = run.report
+        #expect(report.finalStatus == .completed)
+        #expect(report.rebuffers.count >= 2)
+        let sum = report.rebuffers.reduce(0) { $0 + $1.durationSeconds }
+        #expect(sum > 5)
+        #expect(abs(report.totalRebufferSeconds - sum) < 1e-9)
+        #expect(abs((report.playbackInformation?.totalBufferingSeconds ?? -1) - sum) < 1e-6)
+        #expect(report.playbackInformation?.bufferingCount == report.rebuffers.count)
+        #expect(report.framesPresented["video"] == 900, "a rebuffer delays frames, it does not lose them")
+        let stalls = run.events.filter { if case .stalled = $0.kind { return true } else { return false } }
+        #expect(stalls.count == report.rebuffers.count)
+    }
+
+    @Test func demuxModePresentsFromPacketTimestamps() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(server.url("/ts/v2/index.m3u8")) { $0.mode = .demux }
+        #expect(run.report.finalStatus == .completed)
+        #expect(run.report.framesPresented["video"] == 900)
+        #expect(abs(run.report.positionSeconds - 30) < 0.05)
+        let keyframes = await PlayerFixtures.playVirtual(server.url("/ts/v2/index.m3u8")) { $0.mode = .keyframes }
+        #expect(keyframes.report.framesPresented["video"] == 15, "one keyframe every 2 s")
+    }
+
+    @Test func missingSegmentIsRetriedThenAnErrorNamingTheURL() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        server.setFault(.status(404), forPath: "/ts/v0/seg002.ts")
+        let run = await PlayerFixtures.playVirtual(server.url("/ts/v0/index.m3u8"))
+        #expect(run.report.finalStatus == .error)
+        let missing = try #require(run.report.notifications.first { $0.code.code == 170006 })
+        #expect(missing.metadata["URL"] == server.url("/ts/v0/seg002.ts"))
+        #expect(server.requestLog.filter { $0.path == "/ts/v0/seg002.ts" }.count == 1 + PlayerConfiguration.defaultFetchRetries)
+        #expect(run.report.framesPresented["video", default: 0] >= 200, "what was buffered before the error played")
+    }
+}
