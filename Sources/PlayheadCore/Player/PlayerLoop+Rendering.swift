@@ -74,6 +74,10 @@ extension MediaPlayer {
         let needed = state.stall != nil ? configuration.buffer.resumeSeconds : configuration.buffer.startSeconds
         let enough = buffer.level(at: position) >= needed || (state.endLoaded && frames.peek(masterKind) != nil)
         guard enough, frames.peek(masterKind) != nil else { return }
+        // Live: keep the hold-back (RFC 8216: no closer than three target durations to the end) while
+        // the window is still shorter than that, rather than stalling at every new segment.
+        if let tracker = state.tracker, tracker.isLive, !state.started,
+           tracker.liveEdgeSeconds - position < tracker.holdBackSeconds - 1e-6 { return }
         if let stall = state.stall { closeRebuffer(stall, at: now, resumed: true) }
         state.anchorTime = now
         state.clockRunning = true
