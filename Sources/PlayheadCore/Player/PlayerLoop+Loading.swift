@@ -69,7 +69,8 @@ extension MediaPlayer {
 
     private func record(_ transfer: NetworkTransfer) {
         report.bytesDownloaded += transfer.body.count
-        qos.recordTransfer(bytes: transfer.body.count, seconds: transfer.seconds, firstByteSeconds: transfer.firstByteSeconds)
+        qos.recordTransfer(bytes: transfer.body.count, seconds: transfer.seconds, firstByteSeconds: transfer.firstByteSeconds,
+                           isSegment: false)
     }
 
     /// Starts the segment fetch the buffer wants and the playlist reload that is due.
@@ -181,6 +182,7 @@ extension MediaPlayer {
 
     private func playlistArrived(_ transfer: NetworkTransfer, now: Double) {
         report.playlistReloads += 1
+        record(transfer)
         guard var tracker = state.tracker else { return }
         let playlist: MediaPlaylist
         do {

@@ -7,6 +7,7 @@ extension MediaPlayer {
     /// - Parameter maxSessionSeconds: Stop after this much session time (nil: play to the end).
     public func run(maxSessionSeconds: Double? = nil) async -> PlaybackReport {
         state.rate = configuration.effectiveRate
+        qos.recordLoadStarted(at: driver.now)
         await loadItem()
         var lastTime = -1.0, turnsWithoutProgress = 0
         while !state.finished {

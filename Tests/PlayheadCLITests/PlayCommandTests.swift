@@ -1,0 +1,79 @@
+import Foundation
+import PlayheadOrigin
+import Testing
+
+/// `playhead play`: framemd5 of a full play, event logs, report, dumps and exit codes.
+@Suite struct PlayCommandTests {
+    @Test func framemd5OfAFullPlayEqualsFFmpegsForTheForcedRendition() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let ours = await CLI.run(CLI.playhead, ["play", server.url("/ts/master.m3u8"), "--variant", "2", "--framemd5", "-", "--report", "/dev/null"])
+        #expect(ours.status == 0, "\(ours.stderr)")
+        let reference = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", server.url("/ts/v2/index.m3u8"), "-map", "0:v", "-f", "framemd5", "-"])
+        #expect(CLI.hashes(reference.stdout).count == 900)
+        #expect(CLI.hashes(ours.stdout) == CLI.hashes(reference.stdout))
+    }
+
+    @Test func eventLogsOfTwoVirtualRunsAreEqualWithoutWallClockFields() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let arguments = ["play", server.url("/fmp4/master.m3u8"), "--events", "-", "--report", "/dev/null", "--seek", "4:20", "--pause", "22:2"]
+        let first = await CLI.run(CLI.playhead, arguments)
+        let second = await CLI.run(CLI.playhead, arguments)
+        #expect(first.status == 0)
+        let strip: (String) throws -> [String] = { text in
+            try text.split(separator: "\n").map { line in
+                var object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                for key in object.keys where key.hasPrefix("wallClock") { object.removeValue(forKey: key) }
+                return String(decoding: try JSONSerialization.data(withJSONObject: object, options: .sortedKeys), as: UTF8.self)
+            }
+        }
+        let a = try strip(first.stdout), b = try strip(second.stdout)
+        #expect(a.count > 40)
+        #expect(a == b)
+        #expect(a.contains { $0.contains("\"seekCompleted\"") })
+    }
+
+    @Test func reportHoldsStatusesQoSAndDrift() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let path = NSTemporaryDirectory() + "playhead-report-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = await CLI.run(CLI.playhead, ["play", server.url("/fps25/index.m3u8"), "--report", path])
+        #expect(outcome.status == 0)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        #expect((report["statuses"] as? [[String: Any]])?.compactMap { $0["status"] as? String }
+                == ["initializing", "initialized", "ready", "playing", "completed"])
+        #expect((report["framesPresented"] as? [String: Int])?["video"] == 750)
+        #expect(report["framesDropped"] as? Int == 0)
+        #expect(abs((report["manifestSeconds"] as? Double ?? 0) - 30) < 0.01)
+        #expect(report["driftSeconds"] is Double)
+        let qos = try #require(report["playbackInformation"] as? [String: Any])
+        #expect((qos["segmentsDownloaded"] as? Int) == 8)
+        #expect(((report["samples"] as? [Any])?.count ?? 0) >= 30, "one QoS sample a second")
+        #expect(report["device"] is [String: Any])
+    }
+
+    @Test func dumpWritesY4MAndWAV() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let folder = NSTemporaryDirectory() + "playhead-dump-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let outcome = await CLI.run(CLI.playhead, ["play", server.url("/ts/v0/index.m3u8"), "--dump", folder, "--duration", "5", "--report", "/dev/null"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let y4m = try Data(contentsOf: URL(fileURLWithPath: folder + "/video.y4m"))
+        #expect(y4m.starts(with: Data("YUV4MPEG2 W416 H234".utf8)))
+        let wav = try Data(contentsOf: URL(fileURLWithPath: folder + "/audio.wav"))
+        #expect(wav.starts(with: Data("RIFF".utf8)) && wav.count > 44)
+    }
+
+    @Test func failuresAndUsage() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let missing = await CLI.run(CLI.playhead, ["play", server.url("/absent.m3u8")])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("/absent.m3u8"))
+        #expect(await CLI.run(CLI.playhead, ["play", "x", "--seek", "nonsense"]).status == 2)
+        #expect(await CLI.run(CLI.playhead, ["play", "x", "--clock", "real", "--trace", "t.txt"]).status == 2)
+    }
+}
