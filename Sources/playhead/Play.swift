@@ -67,6 +67,9 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Write framemd5 lines of presented video frames to FILE, or -.")
     var framemd5: String?
 
+    @Flag(help: "Do not print the summary on standard error.")
+    var quiet = false
+
     @Flag(help: "Post an event for every presented frame.")
     var frameEvents = false
 
@@ -160,6 +163,7 @@ struct Play: AsyncParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = try encoder.encode(result)
+        if report != "-", !quiet { FileHandle.standardError.write(Data(PlaySummary.text(result).utf8)) }
         if let report {
             if report == "-" {
                 FileHandle.standardOutput.write(data + Data("\n".utf8))
@@ -169,8 +173,6 @@ struct Play: AsyncParsableCommand {
                     throw ExitCode(2)
                 }
             }
-        } else {
-            FileHandle.standardError.write(Data(PlaySummary.text(result).utf8))
         }
     }
 }
