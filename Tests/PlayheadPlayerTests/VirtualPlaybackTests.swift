@@ -111,3 +111,47 @@ import Testing
         #expect(run.report.framesPresented["video", default: 0] >= 200, "what was buffered before the error played")
     }
 }
+
+/// Discontinuities: content from one encode, an ad from another, content again.
+@Suite struct DiscontinuityPlaybackTests {
+    @Test func timestampsAreReanchoredPerDiscontinuitySequence() async throws {
+        let media = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { media.stop() }
+        let folder = NSTemporaryDirectory() + "playhead-disc-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let playlist = """
+        #EXTM3U
+        #EXT-X-VERSION:3
+        #EXT-X-TARGETDURATION:4
+        #EXT-X-PLAYLIST-TYPE:VOD
+        #EXTINF:4.0,
+        \(media.url("/ts/v0/seg000.ts"))
+        #EXTINF:4.0,
+        \(media.url("/ts/v0/seg001.ts"))
+        #EXT-X-DISCONTINUITY
+        #EXTINF:4.0,
+        \(media.url("/ad/v0/seg000.ts"))
+        #EXTINF:4.0,
+        \(media.url("/ad/v0/seg001.ts"))
+        #EXT-X-DISCONTINUITY
+        #EXTINF:4.0,
+        \(media.url("/ts/v0/seg002.ts"))
+        #EXT-X-ENDLIST
+
+        """
+        try playlist.write(toFile: folder + "/index.m3u8", atomically: true, encoding: .utf8)
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(server.url("/index.m3u8")) { $0.hashFrames = true }
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        #expect(run.report.framesPresented["video"] == 600)
+        #expect(run.report.rebuffers.isEmpty)
+        #expect(abs(run.report.positionSeconds - 20) < 0.05, "the timeline runs on across both discontinuities")
+        // Every frame in order, the ad's first frame right after the content's 8 s.
+        let content = await PlayerFixtures.ffmpegHashes(media.url("/ts/v0/index.m3u8"))
+        let ad = await PlayerFixtures.ffmpegHashes(media.url("/ad/v0/index.m3u8"))
+        let expected = Array(content[0..<240]) + Array(ad[0..<240]) + Array(content[240..<360])
+        #expect(run.presented.filter { $0.kind == .video }.map { $0.md5 ?? "" } == expected)
+    }
+}
