@@ -35,6 +35,34 @@ import Testing
         #expect(report.positionSeconds > 9 && report.positionSeconds <= 10.1)
     }
 
+    @Test func commandsFromAnotherTaskReplaceTheItemAndStop() async throws {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let player = MediaPlayer(url: server.url("/ts/v0/index.m3u8"), driver: RealTimeDriver(), network: LiveNetwork(client: client))
+        let collected = Collected()
+        let subscription = player.bus.subscribe { collected.append($0) }
+        let session = Task { await player.run(maxSessionSeconds: 30) }
+        while player.status != .playing || player.currentTime < 0.5 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(player.isLive == false)
+        #expect(player.duration.map { abs($0 - 30) < 0.01 } == true)
+        #expect(player.seekableRange?.upperBound == player.duration)
+        player.replaceItem(url: server.url("/fps25/index.m3u8"))
+        while collected.events.filter({ if case .itemChanged = $0.kind { return true } else { return false } }).count < 2 || player.currentTime < 0.5 || player.status != .playing {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        player.pause()
+        while player.status != .paused { try await Task.sleep(for: .milliseconds(20)) }
+        player.stop()
+        let report = await session.value
+        subscription.cancel()
+        #expect(report.url == server.url("/fps25/index.m3u8"))
+        #expect(report.statuses.map(\.status) == [.initializing, .initialized, .ready, .playing, .initializing, .initialized, .ready, .playing, .paused, .stopped])
+        #expect(report.finalStatus == .stopped)
+    }
+
     /// ffmpeg writes a live sliding window in real time; Playhead plays it for about a minute until
     /// ffmpeg ends the stream with EXT-X-ENDLIST. This test takes about 65 s of wall-clock time.
     @Test(.timeLimit(.minutes(3))) func liveSlidingWindowPlaysToTheEndList() async throws {
