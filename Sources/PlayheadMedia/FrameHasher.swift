@@ -12,23 +12,7 @@ final class FrameHasher {
 
     /// The hash and hashed size of a video frame.
     func hashVideo(_ frame: UnsafeMutablePointer<AVFrame>) -> (md5: String, size: Int)? {
-        let f = frame.pointee
-        let format = AVPixelFormat(f.format)
-        let size = Int(av_image_get_buffer_size(format, f.width, f.height, 1))
-        guard size > 0 else { return nil }
-        if scratch.count < size { scratch = [UInt8](repeating: 0, count: size) }
-        let written = withUnsafeBytes(of: &frame.pointee.data) { data in
-            withUnsafeBytes(of: &frame.pointee.linesize) { lines in
-                scratch.withUnsafeMutableBufferPointer { out in
-                    av_image_copy_to_buffer(
-                        out.baseAddress, Int32(size),
-                        data.baseAddress!.assumingMemoryBound(to: UnsafePointer<UInt8>?.self),
-                        lines.baseAddress!.assumingMemoryBound(to: Int32.self),
-                        format, f.width, f.height, 1)
-                }
-            }
-        }
-        guard written == size else { return nil }
+        guard let size = packImage(frame, into: &scratch) else { return nil }
         return (md5(count: size), size)
     }
 
