@@ -4,7 +4,7 @@ enum VASTCreativeReader {
     static func creatives(_ ad: XMLNode, isInline: Bool, context: inout VASTReadContext) -> [VASTCreative] {
         (ad.element("Creatives")?.elements("Creative") ?? []).map { node in
             VASTCreative(
-                id: node.attribute("id"), adId: node.attribute("adId") ?? node.attribute("AdID"),
+                id: node.attribute("id"), adId: node.attribute("adId") ?? node.attribute("adID") ?? node.attribute("AdID"),
                 sequence: node.intAttribute("sequence"), apiFramework: node.attribute("apiFramework"),
                 linear: node.element("Linear").map { linear($0, isInline: isInline, context: &context) },
                 companionAds: (node.element("CompanionAds")?.elements("Companion") ?? []).map { companion($0, context: &context) },
@@ -16,7 +16,9 @@ enum VASTCreativeReader {
     static func linear(_ node: XMLNode, isInline: Bool, context: inout VASTReadContext) -> VASTLinear {
         var duration: Double?
         if let element = node.element("Duration") {
+            // Lenient: a bare number of seconds (`<Duration>30</Duration>`) is read too.
             duration = VASTTime.seconds(fromClock: element.trimmedText)
+                ?? Double(element.trimmedText).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
             if duration == nil, isInline {
                 context.warn(.invalidValue(field: "<Duration>", value: element.trimmedText,
                                            line: element.line, column: element.column))

@@ -74,7 +74,9 @@ public enum VASTParser {
     }
 
     static func readWrapper(_ node: XMLNode, context: inout VASTReadContext) -> WrapperAd? {
-        guard let tagURI = node.element("VASTAdTagURI")?.nonEmptyText else {
+        // `<VASTAdTagURL><URL>` is the pre-release VAST 2.0 spelling some servers still send.
+        let legacy = node.element("VASTAdTagURL").flatMap { $0.element("URL")?.nonEmptyText ?? $0.nonEmptyText }
+        guard let tagURI = node.element("VASTAdTagURI")?.nonEmptyText ?? legacy else {
             context.warn(.missingElement(name: "VASTAdTagURI", parent: "Wrapper", line: node.line, column: node.column))
             return nil
         }
