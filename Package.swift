@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "PlayheadNet", targets: ["PlayheadNet"]),
         .library(name: "PlayheadCore", targets: ["PlayheadCore"]),
         .library(name: "PlayheadOrigin", targets: ["PlayheadOrigin"]),
+        .library(name: "PlayheadAds", targets: ["PlayheadAds"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -42,10 +43,12 @@ let package = Package(
         ),
         // The test origin: a loopback HTTP/1.1 server (Range, keep-alive, gzip, faults); no C dependencies.
         .target(name: "PlayheadOrigin", path: "Sources/PlayheadOrigin"),
+        // VAST 2.0–4.x and VMAP 1.0: pure parsing (FoundationXML), wrapper-chain merge, macros; no I/O.
+        .target(name: "PlayheadAds", path: "Sources/PlayheadAds"),
         .executableTarget(
             name: "playhead",
             dependencies: [
-                "PlayheadCore", "PlayheadHLS", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin",
+                "PlayheadCore", "PlayheadHLS", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin", "PlayheadAds",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/playhead"
@@ -58,6 +61,7 @@ let package = Package(
         .testTarget(name: "PlayheadPlayerTests", dependencies: ["PlayheadCore", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin"], path: "Tests/PlayheadPlayerTests"),
         .testTarget(name: "PlayheadCoreTests", dependencies: ["PlayheadCore"], path: "Tests/PlayheadCoreTests"),
         .testTarget(name: "PlayheadLiveTests", dependencies: ["PlayheadCore", "PlayheadHLS"], path: "Tests/PlayheadLiveTests"),
+        .testTarget(name: "PlayheadAdsTests", dependencies: ["PlayheadAds"], path: "Tests/PlayheadAdsTests"),
         .testTarget(name: "PlayheadCLITests", dependencies: ["playhead", "PlayheadOrigin"], path: "Tests/PlayheadCLITests"),
     ]
 )
