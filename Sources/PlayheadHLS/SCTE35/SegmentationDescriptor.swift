@@ -100,7 +100,11 @@ public struct SegmentationDescriptor: Sendable, Equatable {
         descriptor.segmentationEventCancelIndicator = try reader.flag("segmentation_event_cancel_indicator")
         descriptor.segmentationEventIdComplianceIndicator = try reader.flag("segmentation_event_id_compliance_indicator")
         try reader.skip(6)
-        guard !descriptor.segmentationEventCancelIndicator else { return descriptor }
+        guard !descriptor.segmentationEventCancelIndicator else {
+            descriptor.programSegmentationFlag = false
+            descriptor.deliveryNotRestrictedFlag = false
+            return descriptor
+        }
         descriptor.programSegmentationFlag = try reader.flag("program_segmentation_flag")
         descriptor.segmentationDurationFlag = try reader.flag("segmentation_duration_flag")
         descriptor.deliveryNotRestrictedFlag = try reader.flag("delivery_not_restricted_flag")

@@ -71,7 +71,10 @@ public struct SpliceInsert: Sendable, Equatable, Codable {
         insert.spliceEventCancelIndicator = try reader.flag("splice_event_cancel_indicator")
         insert.eventIdComplianceFlag = try reader.flag("event_id_compliance_flag")
         try reader.skip(6)
-        guard !insert.spliceEventCancelIndicator else { return insert }
+        guard !insert.spliceEventCancelIndicator else {
+            insert.programSpliceFlag = false
+            return insert
+        }
         insert.outOfNetworkIndicator = try reader.flag("out_of_network_indicator")
         insert.programSpliceFlag = try reader.flag("program_splice_flag")
         insert.durationFlag = try reader.flag("duration_flag")
