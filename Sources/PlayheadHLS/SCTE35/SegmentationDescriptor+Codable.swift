@@ -31,7 +31,7 @@ extension SegmentationDescriptor: Codable {
         }
         if !programSegmentationFlag { try c.encode(components, forKey: .components) }
         try c.encodeIfPresent(segmentationDurationTicks, forKey: .segmentationDuration)
-        try c.encodeIfPresent(segmentationDurationSeconds, forKey: .segmentationDurationSeconds)
+        try c.encodeIfPresent(segmentationDurationSeconds.map(jsonSeconds), forKey: .segmentationDurationSeconds)
         if let upid = segmentationUpid {
             try c.encode(upid.type, forKey: .segmentationUpidType)
             try c.encode(SegmentationUPID.name(ofType: upid.type), forKey: .segmentationUpidTypeName)

@@ -21,7 +21,7 @@ extension SpliceInfoSection: Codable {
         try c.encode(encryptedPacket, forKey: .encryptedPacket)
         try c.encode(encryptionAlgorithm, forKey: .encryptionAlgorithm)
         try c.encode(ptsAdjustmentTicks, forKey: .ptsAdjustment)
-        try c.encode(ptsAdjustmentSeconds, forKey: .ptsAdjustmentSeconds)
+        try c.encode(jsonSeconds(ptsAdjustmentSeconds), forKey: .ptsAdjustmentSeconds)
         try c.encode(cwIndex, forKey: .cwIndex)
         try c.encode(tier, forKey: .tier)
         try c.encode(spliceCommandLength, forKey: .spliceCommandLength)
@@ -32,8 +32,8 @@ extension SpliceInfoSection: Codable {
         try c.encode(descriptors, forKey: .descriptors)
         try c.encode("0x" + hexString([24, 16, 8, 0].map { UInt8((crc32 >> UInt32($0)) & 0xFF) }), forKey: .crc32)
         try c.encode(crcValid, forKey: .crcValid)
-        try c.encodeIfPresent(spliceTimeSeconds, forKey: .spliceTimeSeconds)
-        try c.encodeIfPresent(breakDurationSeconds, forKey: .breakDurationSeconds)
+        try c.encodeIfPresent(spliceTimeSeconds.map(jsonSeconds), forKey: .spliceTimeSeconds)
+        try c.encodeIfPresent(breakDurationSeconds.map(jsonSeconds), forKey: .breakDurationSeconds)
         try c.encode(isOutOfNetworkStart, forKey: .outOfNetworkStart)
     }
 

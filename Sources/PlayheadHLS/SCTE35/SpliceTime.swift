@@ -37,7 +37,7 @@ public struct SpliceTime: Sendable, Equatable, Codable {
         try container.encode(timeSpecifiedFlag, forKey: .timeSpecifiedFlag)
         try container.encodeIfPresent(ptsTimeTicks, forKey: .ptsTimeTicks)
         var extra = encoder.container(keyedBy: ExtraKeys.self)
-        try extra.encodeIfPresent(ptsTimeSeconds, forKey: .ptsTimeSeconds)
+        try extra.encodeIfPresent(ptsTimeSeconds.map(jsonSeconds), forKey: .ptsTimeSeconds)
     }
 
     /// Reads `ptsTime` (ticks); the flag follows from its presence.
@@ -85,7 +85,7 @@ public struct BreakDuration: Sendable, Equatable, Codable {
         try container.encode(autoReturn, forKey: .autoReturn)
         try container.encode(durationTicks, forKey: .durationTicks)
         var extra = encoder.container(keyedBy: ExtraKeys.self)
-        try extra.encode(durationSeconds, forKey: .durationSeconds)
+        try extra.encode(jsonSeconds(durationSeconds), forKey: .durationSeconds)
     }
 
     /// Reads break_duration().
@@ -95,3 +95,6 @@ public struct BreakDuration: Sendable, Equatable, Codable {
         return BreakDuration(autoReturn: autoReturn, durationTicks: try reader.bits(33, "duration"))
     }
 }
+
+/// Seconds rounded to the microsecond, as the JSON form writes them (ticks stay exact).
+func jsonSeconds(_ value: Double) -> Double { (value * 1_000_000).rounded() / 1_000_000 }
