@@ -22,14 +22,16 @@ import Testing
 
     @Test func elementalCueOutWithBareDurationAndCueIn() throws {
         let found = try detect(try corpus("CUE_OUT_ELEMENTAL_PLAYLIST.m3u8"))
-        let start = try #require(found.first { $0.kind == .breakStart })
-        #expect(start.tag == "#EXT-X-CUE-OUT")
+        let start = try #require(found.first { $0.kind == .breakStart && $0.tag == "#EXT-X-CUE-OUT" })
         #expect(start.durationSeconds == 50)
         #expect(start.mediaSequence == 47227)
         #expect(abs(start.contentSeconds - 22.04) < 1e-9, "after 10 + 10 + 2.04 s")
         #expect(found.filter { $0.kind == .breakContinue }.allSatisfy { $0.durationSeconds == 50 && $0.scte35 != nil })
         #expect(found.contains { $0.kind == .breakEnd && $0.tag == "#EXT-X-CUE-IN" })
-        #expect(found.contains { $0.tag == "#EXT-OATCLS-SCTE35" && $0.scte35?.hasPrefix("/DAl") == true })
+        // The bare SCTE-35 cue is a splice_insert out of network with a 50 s break: decoded into a break start.
+        let oatcls = try #require(found.first { $0.tag == "#EXT-OATCLS-SCTE35" })
+        #expect(oatcls.kind == .breakStart && oatcls.scte35?.hasPrefix("/DAl") == true)
+        #expect(oatcls.id == "scte35-1" && abs((oatcls.durationSeconds ?? 0) - 50) < 0.001)
     }
 
     @Test func cueOutWithDurationKey() throws {

@@ -74,8 +74,17 @@ public struct AdCueDetector: OpportunityDetector {
             duration = slash
         }
         let scte35 = name == "#EXT-OATCLS-SCTE35" ? value : (attributes["SCTE35"] ?? attributes["CUE"])
-        let id = attributes["ID"] ?? "\(tag.name)@\(tracked.mediaSequence):\(tag.line)"
-        return PlacementOpportunity(id: id, kind: kind, contentSeconds: tracked.startSeconds, durationSeconds: duration,
+        var id = attributes["ID"] ?? "\(tag.name)@\(tracked.mediaSequence):\(tag.line)"
+        var finalKind = kind
+        // A bare SCTE-35 cue says itself whether it starts a break: decode it.
+        if kind == .signal, name == "#EXT-OATCLS-SCTE35", let section = try? SCTE35.decode(value) {
+            if section.isOutOfNetworkStart {
+                finalKind = .breakStart
+                duration = duration ?? section.breakDurationSeconds
+            }
+            if case let .spliceInsert(insert) = section.spliceCommand { id = "scte35-\(insert.spliceEventId)" }
+        }
+        return PlacementOpportunity(id: id, kind: finalKind, contentSeconds: tracked.startSeconds, durationSeconds: duration,
                                     mediaSequence: tracked.mediaSequence, tag: name,
                                     rawText: name + (tag.value.map { ":" + $0 } ?? ""), attributes: attributes,
                                     scte35: scte35, line: tag.line)
