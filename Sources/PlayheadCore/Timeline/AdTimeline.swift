@@ -1,0 +1,131 @@
+/// One ad of a break: an HLS primary asset.
+public struct TimelineAd: Sendable, Equatable, Codable {
+    /// The ad's id (VAST ad id, or one made by the resolver).
+    public var id: String
+    /// The ad's HLS playlist URL (multivariant or media).
+    public var url: String
+    /// Its duration, seconds.
+    public var durationSeconds: Double
+
+    /// Creates an ad.
+    public init(id: String, url: String, durationSeconds: Double) {
+        self.id = id
+        self.url = url
+        self.durationSeconds = durationSeconds
+    }
+}
+
+/// An ad break placed on the content timeline.
+public struct AdBreak: Sendable, Equatable, Codable {
+    /// The break's id (cue id, VMAP break id).
+    public var id: String
+    /// Content time of the cue: the ads play before the content frame at this time, seconds.
+    public var contentSeconds: Double
+    /// The ads, in order.
+    public var ads: [TimelineAd]
+    /// Content replaced by the break (live replacement), seconds; 0 for VOD insertion.
+    public var replacedContentSeconds: Double
+    /// Whether the viewer has watched it (ad policy).
+    public var watched: Bool
+
+    /// Creates a break.
+    public init(id: String, contentSeconds: Double, ads: [TimelineAd], replacedContentSeconds: Double = 0, watched: Bool = false) {
+        self.id = id
+        self.contentSeconds = contentSeconds
+        self.ads = ads
+        self.replacedContentSeconds = replacedContentSeconds
+        self.watched = watched
+    }
+
+    /// Total duration of the ads, seconds.
+    public var durationSeconds: Double { ads.reduce(0) { $0 + $1.durationSeconds } }
+    /// Pre-roll (at content 0), mid-roll, or post-roll (at the content's end).
+    public func placement(contentDurationSeconds: Double?) -> String {
+        if contentSeconds <= 0 { return "preroll" }
+        if let end = contentDurationSeconds, contentSeconds >= end { return "postroll" }
+        return "midroll"
+    }
+}
+
+/// Where a virtual time falls: in content, or inside an ad of a break.
+public enum TimelinePosition: Sendable, Equatable {
+    /// Content, at this content time.
+    case content(seconds: Double)
+    /// Inside break `breakIndex`, ad `adIndex`, this many seconds into the ad.
+    case ad(breakIndex: Int, adIndex: Int, offsetSeconds: Double)
+}
+
+/// The timeline of a playback: content plus ad breaks. Owns the three time lines:
+/// - content: media time of the main item (true PTS, re-anchored per discontinuity);
+/// - virtual: what the viewer sees: content plus inserted ads (minus replaced content);
+/// - local: content time without ads, for resume (PSDK localTime).
+///
+/// Immutable: changes return a new value (`withBreak`, `markingWatched`).
+public struct AdTimeline: Sendable, Equatable, Codable {
+    /// The breaks, by content time.
+    public private(set) var breaks: [AdBreak] = []
+
+    /// An empty timeline.
+    public init(breaks: [AdBreak] = []) {
+        self.breaks = breaks.sorted { $0.contentSeconds < $1.contentSeconds }
+    }
+
+    /// A timeline with `adBreak` added (kept in content order).
+    public func withBreak(_ adBreak: AdBreak) -> AdTimeline { AdTimeline(breaks: breaks + [adBreak]) }
+
+    /// A timeline with break `index` marked watched.
+    public func markingWatched(_ index: Int) -> AdTimeline {
+        var copy = self
+        copy.breaks[index].watched = true
+        return copy
+    }
+
+    /// Virtual start of break `index`, seconds.
+    public func virtualStart(ofBreak index: Int) -> Double {
+        breaks[index].contentSeconds + breaks[..<index].reduce(0) { $0 + $1.durationSeconds - $1.replacedContentSeconds }
+    }
+
+    /// Virtual time of content time `content` (a content time inside replaced content maps to the break's end).
+    public func virtualSeconds(forContent content: Double) -> Double {
+        var shift = 0.0
+        for adBreak in breaks {
+            if content < adBreak.contentSeconds { break }
+            let replacedEnd = adBreak.contentSeconds + adBreak.replacedContentSeconds
+            if content < replacedEnd { return adBreak.contentSeconds + shift + adBreak.durationSeconds }
+            shift += adBreak.durationSeconds - adBreak.replacedContentSeconds
+        }
+        return content + shift
+    }
+
+    /// Where virtual time `virtual` falls.
+    public func position(atVirtual virtual: Double) -> TimelinePosition {
+        var shift = 0.0
+        for (index, adBreak) in breaks.enumerated() {
+            let start = adBreak.contentSeconds + shift
+            if virtual < start { break }
+            if virtual < start + adBreak.durationSeconds {
+                var offset = virtual - start
+                for (adIndex, ad) in adBreak.ads.enumerated() {
+                    if offset < ad.durationSeconds { return .ad(breakIndex: index, adIndex: adIndex, offsetSeconds: offset) }
+                    offset -= ad.durationSeconds
+                }
+            }
+            shift += adBreak.durationSeconds - adBreak.replacedContentSeconds
+        }
+        return .content(seconds: virtual - shift)
+    }
+
+    /// PSDK localTime: the content time at virtual time `virtual`; inside a break, the content time of its cue.
+    public func localSeconds(atVirtual virtual: Double) -> Double {
+        switch position(atVirtual: virtual) {
+        case let .content(seconds): return seconds
+        case let .ad(breakIndex, _, _): return breaks[breakIndex].contentSeconds
+        }
+    }
+
+    /// PSDK convertToLocalTime: the same as `localSeconds(atVirtual:)`.
+    public func convertToLocalTime(_ virtual: Double) -> Double { localSeconds(atVirtual: virtual) }
+
+    /// PSDK seekToLocalTime: the virtual time at which local (content) time `local` plays.
+    public func virtualSeconds(forLocal local: Double) -> Double { virtualSeconds(forContent: local) }
+}

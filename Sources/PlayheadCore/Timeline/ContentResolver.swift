@@ -1,0 +1,55 @@
+import Foundation
+
+/// Hears back from a content resolver (PSDK PTContentResolverDelegate).
+public protocol ContentResolverDelegate: AnyObject, Sendable {
+    /// The opportunity was resolved into these breaks (empty: nothing to insert).
+    func resolver(_ resolver: any ContentResolver, didResolve opportunity: PlacementOpportunity, into breaks: [AdBreak])
+    /// Resolution failed; content plays on. The notification says why (AD_TIMEOUT, AD_UNREACHABLE…).
+    func resolver(_ resolver: any ContentResolver, didFail opportunity: PlacementOpportunity, with notification: PlayerNotification)
+}
+
+/// Turns placement opportunities into ad breaks (PSDK PTContentResolver).
+public protocol ContentResolver: AnyObject, Sendable {
+    /// Whether this resolver handles `opportunity`.
+    func shouldHandle(_ opportunity: PlacementOpportunity) -> Bool
+    /// Starts resolving; answers through `delegate`, once.
+    func process(_ opportunity: PlacementOpportunity, delegate: any ContentResolverDelegate)
+    /// How long the player waits for an answer before giving up with AD_TIMEOUT.
+    var timeoutSeconds: Double { get }
+    /// Abandons any work under way (a timeout or the player stopping).
+    func cancel()
+}
+
+extension ContentResolver {
+    /// Default resolution timeout: 5 s.
+    public var timeoutSeconds: Double { 5 }
+    /// By default there is nothing to cancel.
+    public func cancel() {}
+}
+
+/// Registry of opportunity detectors and content resolvers for a player (PSDK
+/// PTMediaPlayerClientFactory); the ad policy selector joins it with the ad-decisioning issue.
+public final class MediaPlayerClientFactory: @unchecked Sendable {
+    private let lock = NSLock()
+    private var detectors: [any OpportunityDetector] = []
+    private var resolvers: [any ContentResolver] = []
+
+    /// An empty factory.
+    public init() {}
+
+    /// Adds an opportunity detector.
+    public func register(detector: any OpportunityDetector) { lock.withLock { detectors.append(detector) } }
+    /// Adds a content resolver; the first registered that handles an opportunity gets it.
+    public func register(resolver: any ContentResolver) { lock.withLock { resolvers.append(resolver) } }
+    /// Removes every detector.
+    public func clearDetectors() { lock.withLock { detectors = [] } }
+    /// Removes every resolver.
+    public func clearResolvers() { lock.withLock { resolvers = [] } }
+
+    /// The registered detectors.
+    public var opportunityDetectors: [any OpportunityDetector] { lock.withLock { detectors } }
+    /// The first resolver that handles `opportunity`.
+    public func resolver(for opportunity: PlacementOpportunity) -> (any ContentResolver)? {
+        lock.withLock { resolvers.first { $0.shouldHandle(opportunity) } }
+    }
+}
