@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import PlayheadCore
+
+/// `playhead bench`: benchmarks that need no network.
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Offline benchmarks.",
+        subcommands: [BenchABR.self]
+    )
+}
+
+/// `playhead bench abr`: chunk-level trace-driven ABR benchmark against the offline optimum.
+struct BenchABR: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "abr",
+        abstract: "Run ABR policies over bandwidth traces (Pensieve's conventions) and compare them with the offline optimum.",
+        discussion: """
+        Each --traces folder is one trace set (one trace a file: time_seconds, throughput_Mbit/s). Every policy \
+        plays the video over every trace through the player's own ABRController; the offline optimum is solved \
+        per trace and per QoE metric. Prints a Markdown table per set; with --out, also writes abr-results.json \
+        (one record per policy per trace, and the optimum) and abr-cdf-SET.svg (CDF of normalised QoE_lin).
+        """
+    )
+
+    @Option(name: .customLong("traces"), help: "A folder of traces: one trace set (repeatable).")
+    var traceFolders: [String]
+
+    @Option(help: "Folder of Pensieve's video_size_0…5 (default: constant-bitrate chunks on Pensieve's ladder).")
+    var videoSizes: String?
+
+    @Option(help: "Comma-separated policy names (default: all). Known: \(ABRPolicies.names.joined(separator: ", ")).")
+    var policies: String?
+
+    @Option(help: "Folder for the JSON records and SVG plots.")
+    var out: String?
+
+    @Option(help: "Bootstrap resamples for the 95% intervals.")
+    var bootstrap: Int = 2000
+
+    @Option(help: "Parallel workers (default: the number of cores).")
+    var jobs: Int?
+
+    @Option(help: "Optimum solver bin width in seconds, for trace position and buffer.")
+    var optimumBin: Double = OfflineOptimum.defaultPositionBinSeconds
+
+    @Option(help: "Chunks played per session (Pensieve's fixed_env: 48; dp.cc: 49).")
+    var chunks: Int = ChunkSimulationSettings.defaultChunkCount
+
+    @Option(help: "Leading chunks left out of the QoE sums (Pensieve's plot_results: 1; dp.cc: 0).")
+    var unscoredChunks: Int = ChunkSimulationSettings.defaultUnscoredLeadingChunks
+
+    @Flag(help: "Do not count the round trip as stall time after the first chunk (Pensieve's dp.cc convention).")
+    var noRoundTripStalls = false
+
+    @Flag(help: "Skip the offline optimum (no normalised QoE).")
+    var noOptimum = false
+
+    func validate() throws {
+        if let policies {
+            for name in policies.split(separator: ",") where ABRPolicies.make(String(name)) == nil {
+                throw ValidationError("unknown policy '\(name)'; known: \(ABRPolicies.names.joined(separator: ", "))")
+            }
+        }
+        guard bootstrap >= 0, optimumBin > 0, chunks > 1, unscoredChunks >= 0 else { throw ValidationError("--bootstrap, --optimum-bin, --chunks (> 1) and --unscored-chunks must be positive") }
+    }
+
+    func run() async throws {
+        let names = policies.map { $0.split(separator: ",").map { String($0).lowercased() } } ?? ABRPolicies.names
+        var settings = ChunkSimulationSettings()
+        settings.chunkCount = chunks
+        settings.unscoredLeadingChunks = unscoredChunks
+        settings.roundTripStalls = !noRoundTripStalls
+        let video: ChunkVideo
+        if let videoSizes {
+            video = try ChunkVideo.loadPensieveSizes(directory: videoSizes)
+        } else {
+            video = .constantBitrate(chunkCount: settings.chunkCount)
+        }
+        let solver = noOptimum ? nil : OfflineOptimum(positionBinSeconds: optimumBin, bufferBinSeconds: optimumBin)
+        let workers = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        var sets: [BenchSetResult] = []
+        for folder in traceFolders {
+            let traces = try BandwidthTrace.loadDirectory(folder)
+            let name = (folder as NSString).lastPathComponent
+            let started = Date()
+            let results = await BenchRunner.run(traces: traces, video: video, settings: settings, policies: names,
+                                                solver: solver, workers: workers)
+            let seconds = Date().timeIntervalSince(started)
+            FileHandle.standardError.write(Data("\(name): \(traces.count) traces in \(String(format: "%.1f", seconds)) s (\(workers) workers)\n".utf8))
+            sets.append(BenchSetResult(name: name, traces: results, policies: names))
+        }
+        var output = ""
+        for set in sets {
+            output += BenchReport.markdown(set, resamples: bootstrap) + "\n"
+        }
+        print(output, terminator: "")
+        if let out {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            try BenchReport.json(sets).write(to: URL(fileURLWithPath: (out as NSString).appendingPathComponent("abr-results.json")))
+            for set in sets where solver != nil {
+                let path = (out as NSString).appendingPathComponent("abr-cdf-\(set.name).svg")
+                try Data(BenchPlot.cdf(set).utf8).write(to: URL(fileURLWithPath: path))
+            }
+        }
+    }
+}

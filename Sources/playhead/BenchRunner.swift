@@ -1,0 +1,86 @@
+import Foundation
+import PlayheadCore
+
+/// One policy's (or the optimum's) outcome on one trace.
+struct BenchRecord: Sendable, Codable {
+    var policy: String
+    var qoe: [QoEMetric: Double]
+    var averageBitsPerSecond: Double
+    var rebufferSeconds: Double
+    var rebufferRatio: Double
+    var switchCount: Int
+    var rungs: [Int]
+
+    init(policy: String, session: ChunkSession) {
+        self.policy = policy
+        qoe = Dictionary(uniqueKeysWithValues: QoEMetric.allCases.map { ($0, session.qoe($0)) })
+        averageBitsPerSecond = session.averageBitsPerSecond
+        rebufferSeconds = session.rebufferSeconds
+        rebufferRatio = session.rebufferRatio
+        switchCount = session.switchCount
+        rungs = session.records.map(\.rung)
+    }
+}
+
+/// Every record for one trace.
+struct BenchTraceResult: Sendable {
+    var trace: String
+    var records: [String: BenchRecord]
+    /// The optimum per metric; empty when it was not solved.
+    var optimum: [QoEMetric: Double]
+    /// The optimum's record (its QoE per metric from each metric's own solve; the rest from QoE_lin's).
+    var optimumRecord: BenchRecord?
+
+    /// `policy`'s QoE over the optimum's; nil without an optimum or when the optimum is not positive.
+    func normalised(_ policy: String, _ metric: QoEMetric) -> Double? {
+        guard let best = optimum[metric], best > 0, let value = records[policy]?.qoe[metric] else { return nil }
+        return value / best
+    }
+}
+
+/// A trace set's results.
+struct BenchSetResult: Sendable {
+    var name: String
+    var traces: [BenchTraceResult]
+    var policies: [String]
+}
+
+/// Runs policies and the optimum over traces on a few workers.
+enum BenchRunner {
+    static func run(traces: [BandwidthTrace], video: ChunkVideo, settings: ChunkSimulationSettings, policies: [String],
+                    solver: OfflineOptimum?, workers: Int) async -> [BenchTraceResult] {
+        await withTaskGroup(of: [(Int, BenchTraceResult)].self) { group in
+            for worker in 0..<workers {
+                group.addTask {
+                    stride(from: worker, to: traces.count, by: workers).map { index in
+                        (index, evaluate(traces[index], video: video, settings: settings, policies: policies, solver: solver))
+                    }
+                }
+            }
+            var results: [(Int, BenchTraceResult)] = []
+            for await part in group { results += part }
+            return results.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
+    static func evaluate(_ trace: BandwidthTrace, video: ChunkVideo, settings: ChunkSimulationSettings, policies: [String],
+                         solver: OfflineOptimum?) -> BenchTraceResult {
+        var records: [String: BenchRecord] = [:]
+        for name in policies {
+            guard let policy = ABRPolicies.make(name) else { continue }
+            let session = ChunkSimulator.run(policy: policy, trace: trace, video: video, settings: settings)
+            records[name] = BenchRecord(policy: name, session: session)
+        }
+        var result = BenchTraceResult(trace: trace.name, records: records, optimum: [:], optimumRecord: nil)
+        guard let solver else { return result }
+        for metric in QoEMetric.allCases {
+            let solution = solver.solve(trace: trace, video: video, settings: settings, metric: metric)
+            guard !solution.rungs.isEmpty else { continue }
+            let replay = ChunkSimulator.replay(rungs: solution.rungs, trace: trace, video: video, settings: settings)
+            result.optimum[metric] = replay.qoe(metric)
+            if metric == .lin { result.optimumRecord = BenchRecord(policy: "optimum", session: replay) }
+        }
+        for metric in QoEMetric.allCases { result.optimumRecord?.qoe[metric] = result.optimum[metric] }
+        return result
+    }
+}
