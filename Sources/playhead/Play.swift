@@ -34,11 +34,29 @@ struct Play: AsyncParsableCommand {
     @Option(help: "decode, demux or keyframes.")
     var mode: DecodeMode = .decode
 
-    @Option(help: "Variant index in a multivariant playlist (default: the first).")
+    @Option(help: "Play this variant of a multivariant playlist throughout (index as listed; turns ABR off).")
     var variant: Int?
 
-    @Option(name: .customLong("max-bandwidth"), help: "Pick the highest variant at most this many bits per second.")
+    @Option(name: .customLong("max-bandwidth"), help: "Play the highest variant at most this many bits per second throughout (turns ABR off).")
     var maxBandwidth: Int?
+
+    @Option(help: "ABR policy: \(ABRPolicies.names.joined(separator: ", ")).")
+    var abr: String = ABRPolicies.defaultName
+
+    @Option(help: "ABR: lowest bitrate allowed, bits per second.")
+    var minBitrate: Int?
+
+    @Option(help: "ABR: highest bitrate allowed, bits per second.")
+    var maxBitrate: Int?
+
+    @Option(help: "ABR: bitrate of the first segment (the variant closest to it, at or below), bits per second.")
+    var initialBitrate: Int?
+
+    @Option(help: "ABR: preferred peak bitrate (Brightcove), bits per second; 0 = automatic.")
+    var peakBitrate: Int = 0
+
+    @Option(help: "ABR: lock to this rung of the ladder (0 = lowest bandwidth).")
+    var lockRung: Int?
 
     @Option(help: "Stop after this many seconds of session time.")
     var duration: Double?
@@ -77,6 +95,7 @@ struct Play: AsyncParsableCommand {
         if trace != nil, clock == .real { throw ValidationError("--trace needs --clock virtual") }
         if variant != nil, maxBandwidth != nil { throw ValidationError("give --variant or --max-bandwidth, not both") }
         if bandwidth <= 0 { throw ValidationError("--bandwidth must be positive") }
+        if ABRPolicies.make(abr) == nil { throw ValidationError("unknown --abr policy \"\(abr)\"; one of \(ABRPolicies.names.joined(separator: ", "))") }
         _ = try scheduledCommands()
     }
 
@@ -102,6 +121,16 @@ struct Play: AsyncParsableCommand {
         var configuration = PlayerConfiguration()
         configuration.mode = mode
         configuration.variant = variant.map { .index($0) } ?? maxBandwidth.map { .bandwidth($0) } ?? .first
+        if variant != nil || maxBandwidth != nil {
+            configuration.abr = nil
+        } else {
+            var settings = ABRSettings()
+            settings.policy = abr
+            settings.controls = ABRControls(minimumBitsPerSecond: minBitrate, maximumBitsPerSecond: maxBitrate,
+                                            initialBitsPerSecond: initialBitrate, preferredPeakBitsPerSecond: peakBitrate,
+                                            lockedIndex: lockRung)
+            configuration.abr = settings
+        }
         configuration.rate = rate
         configuration.startSeconds = start
         configuration.hashFrames = framemd5 != nil

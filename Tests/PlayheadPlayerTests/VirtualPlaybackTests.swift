@@ -155,3 +155,46 @@ import Testing
         #expect(run.presented.filter { $0.kind == .video }.map { $0.md5 ?? "" } == expected)
     }
 }
+
+/// ABR inside the player: switches at segment boundaries, BITRATE_CHANGE, and the PSDK controls.
+@Suite struct PlayerABRTests {
+    func switches(_ megabits: Double, _ configure: (inout ABRSettings) -> Void = { _ in }) async throws -> PlaybackReport {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        var settings = ABRSettings()
+        configure(&settings)
+        let run = await PlayerFixtures.playVirtual(server.url("/ts/master.m3u8"), configure: { $0.abr = settings },
+                                                   link: PlayerFixtures.link(megabits: megabits))
+        #expect(run.report.finalStatus == .completed)
+        #expect(run.report.framesPresented["video"] == 900)
+        return run.report
+    }
+
+    @Test func climbsOnAFastLinkAndStaysLowOnASlowOne() async throws {
+        let fast = try await switches(50)
+        #expect(fast.bitrateSwitches.last?.toBitsPerSecond == 3_370_400)
+        #expect(fast.notifications.filter { $0.code.code == 302000 }.count == fast.bitrateSwitches.count)
+        #expect(fast.notifications.first { $0.code.code == 302000 }?.metadata["BITRATE"] == "510400")
+        let slow = try await switches(1.2)
+        #expect(slow.bitrateSwitches.allSatisfy { $0.toBitsPerSecond <= 950_400 })
+    }
+
+    @Test func psdkControls() async throws {
+        let locked = try await switches(50) { $0.controls.lockedIndex = 1 }
+        #expect(locked.bitrateSwitches.map(\.toBitsPerSecond) == [950_400])
+        let capped = try await switches(50) { $0.controls.maximumBitsPerSecond = 2_000_000 }
+        #expect(capped.bitrateSwitches.map(\.toBitsPerSecond).max() == 1_830_400)
+        let floor = try await switches(50) { $0.controls.minimumBitsPerSecond = 1_000_000 }
+        #expect(floor.bitrateSwitches.map(\.toBitsPerSecond).min() == 1_830_400)
+        // The first fragment follows the initial bitrate (closest at or below), ignoring min and max.
+        let initial = try await switches(50) {
+            $0.controls.initialBitsPerSecond = 1_000_000
+            $0.controls.maximumBitsPerSecond = 600_000
+        }
+        #expect(initial.bitrateSwitches.first?.toBitsPerSecond == 950_400)
+        #expect(initial.bitrateSwitches.first?.reason == "initial")
+        #expect(initial.bitrateSwitches.last?.toBitsPerSecond == 510_400)
+        let peak = try await switches(50) { $0.controls.preferredPeakBitsPerSecond = 1_000_000 }
+        #expect(peak.bitrateSwitches.map(\.toBitsPerSecond).max() == 950_400)
+    }
+}

@@ -6,6 +6,8 @@ enum PendingTransfer {
     case segment(mediaSequence: Int, attempt: Int)
     /// A reload of the media playlist, with its retry count.
     case playlist(attempt: Int)
+    /// The media playlist of ladder rung `index`, wanted for a switch.
+    case variantPlaylist(index: Int)
 }
 
 /// The player loop's state. Only the loop task touches it.
@@ -45,6 +47,20 @@ struct LoopState {
     /// Seconds of playback watched (buffer target growth).
     var watchedSeconds = 0.0
     var lastTimeEventSecond = -1
+    /// The item's variants by ascending bandwidth (multivariant items only).
+    var ladder: VariantLadder?
+    /// The rung playing now.
+    var ladderIndex: Int?
+    /// Media playlists of rungs already loaded (VOD: reused on switches).
+    var variantPlaylists: [Int: (playlist: MediaPlaylist, url: String)] = [:]
+    /// A switch waiting for its rung's playlist.
+    var pendingSwitch: Int?
+    /// Recent segment transfers, for the bandwidth estimate (most recent last).
+    var throughputSamples: [ThroughputSample] = []
+    /// Frame counters at the last ABR decision (frame-drop downswitch).
+    var framesAtLastDecision: (presented: Int, dropped: Int) = (0, 0)
+    /// Why the controller chose what it chose last.
+    var lastDecisionReason = "initial"
     /// End of the last segment loaded, content seconds.
     var loadedEnd: Double?
     /// End of the last presented master frame, content seconds.

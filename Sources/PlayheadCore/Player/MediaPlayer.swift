@@ -30,6 +30,8 @@ public final class MediaPlayer: @unchecked Sendable {
     var frames = FrameQueue()
     var buffer: PlaybackBuffer
     var anchor = TimestampAnchor()
+    /// The ABR controller (nil: the configured variant plays throughout).
+    var abr: ABRController?
     var scheduled: [ScheduledCommand]
     /// Duration of the last video frame that had one (a stand-in for frames without).
     var lastVideoFrameSeconds = 1.0 / 30
@@ -63,6 +65,9 @@ public final class MediaPlayer: @unchecked Sendable {
         buffer = PlaybackBuffer(backBufferSeconds: configuration.buffer.backBufferSeconds)
         report = PlaybackReport(url: url, clock: driver.isVirtual ? "virtual" : "real", mode: configuration.mode.rawValue)
         bus = EventBus(clock: { [driver] in driver.now }, wallClock: { driver.isVirtual ? nil : Date() })
+        if let settings = configuration.abr, let policy = ABRPolicies.make(settings.policy) {
+            abr = ABRController(policy: policy, controls: settings.controls)
+        }
     }
 
     /// Hooks for frame output (framemd5, tests): presented frames, each segment's streams, each packet.

@@ -18,6 +18,20 @@ public struct StatusRecord: Sendable, Codable, Equatable {
     public var playerTime: Double
 }
 
+/// One bitrate switch.
+public struct BitrateSwitchRecord: Sendable, Codable, Equatable {
+    /// Session time of the decision.
+    public var playerTime: Double
+    /// Media sequence of the first segment fetched at the new bitrate.
+    public var mediaSequence: Int?
+    /// Bandwidth before (nil for the first choice).
+    public var fromBitsPerSecond: Int?
+    /// Bandwidth after.
+    public var toBitsPerSecond: Int
+    /// Why: initial, policy, locked, min, max, peak, frame-drops.
+    public var reason: String
+}
+
 /// One seek.
 public struct SeekRecord: Sendable, Codable, Equatable {
     /// Position before, seconds.
@@ -54,6 +68,8 @@ public struct PlaybackReport: Sendable, Codable {
     public var playbackInformation: PlaybackInformation?
     /// QoS samples, one a second of session time.
     public var samples: [PlaybackInformation] = []
+    /// Every bitrate switch, the first choice included.
+    public var bitrateSwitches: [BitrateSwitchRecord] = []
     /// Every rebuffer.
     public var rebuffers: [RebufferRecord] = []
     /// Sum of the rebuffer durations, seconds.

@@ -47,8 +47,10 @@ public struct PlayerConfiguration: Sendable {
 
     /// decode, demux or keyframes.
     public var mode: DecodeMode = .decode
-    /// Which variant of a multivariant playlist plays (ABR comes with its own issue).
+    /// Which variant of a multivariant playlist plays when `abr` is nil.
     public var variant: VariantChoice = .first
+    /// Adaptive bitrate over the variants of a multivariant playlist; nil plays `variant` throughout.
+    public var abr: ABRSettings? = ABRSettings()
     /// Start playing as soon as the player is ready.
     public var autoplay = true
     /// Playback rate; ≤ 0 means 1.0 (PSDK).

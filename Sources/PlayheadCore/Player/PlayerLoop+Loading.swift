@@ -17,24 +17,37 @@ extension MediaPlayer {
             case let .media(playlist):
                 media = playlist
             case let .multivariant(multivariant):
-                let index = try configuration.variant.pick(from: multivariant.variants, url: itemURL)
-                let variant = multivariant.variants[index]
-                report.variantBandwidth = variant.bandwidth
-                qos.setProfileBitrate(variant.bandwidth)
-                bus.post(.bitrateChanged(fromBitsPerSecond: nil, toBitsPerSecond: variant.bandwidth, reason: "initial"))
-                notify(.bitrateChange, metadata: ["BITRATE": String(variant.bandwidth)], now: now)
-                let url = try ResourceURL.resolve(variant.uri, against: first.effectiveURL)
+                let url: String
+                if abr != nil, multivariant.variants.count > 1 {
+                    let sorted = multivariant.variants.sorted { $0.bandwidth < $1.bandwidth }
+                    state.ladder = VariantLadder(variants: try sorted.map { ($0.bandwidth, try ResourceURL.resolve($0.uri, against: first.effectiveURL)) })
+                    let index = decideVariant(now: now) ?? 0
+                    url = state.ladder!.variants[index].url
+                    state.pendingSwitch = index
+                } else {
+                    let index = try configuration.variant.pick(from: multivariant.variants, url: itemURL)
+                    let variant = multivariant.variants[index]
+                    report.variantBandwidth = variant.bandwidth
+                    qos.setProfileBitrate(variant.bandwidth)
+                    bus.post(.bitrateChanged(fromBitsPerSecond: nil, toBitsPerSecond: variant.bandwidth, reason: "fixed"))
+                    notify(.bitrateChange, metadata: ["BITRATE": String(variant.bandwidth)], now: now)
+                    url = try ResourceURL.resolve(variant.uri, against: first.effectiveURL)
+                }
                 let second = try await network.fetch(url, range: nil, at: now)
                 record(second)
                 guard case let .media(playlist) = try parse(second) else {
-                    throw PlayheadError.unexpectedPlaylist(url: url, detail: "variant \(index) is not a media playlist")
+                    throw PlayheadError.unexpectedPlaylist(url: url, detail: "variant \(url) is not a media playlist")
                 }
                 media = playlist
                 mediaURL = second.effectiveURL
+                if let index = state.pendingSwitch {
+                    state.pendingSwitch = nil
+                    switchVariant(to: index, playlist: playlist, url: mediaURL, now: driver.now)
+                }
             }
             report.mediaPlaylistURL = mediaURL
             state.mediaURL = mediaURL
-            let tracker = LivePlaylistTracker(first: media, loadedAt: driver.now)
+            let tracker = state.tracker ?? LivePlaylistTracker(first: media, loadedAt: driver.now)
             state.tracker = tracker
             report.isLive = tracker.isLive
             bus.post(.playlistLoaded(url: mediaURL, segments: media.segments.count, changed: true))
@@ -87,8 +100,16 @@ extension MediaPlayer {
                     state.segmentRetry = nil
                     await startSegment(retry.mediaSequence, attempt: retry.attempt, now: now)
                 }
-            } else if let segment = tracker.segment(mediaSequence: sequence) {
-                await startSegment(segment.mediaSequence, attempt: 0, now: now)
+            } else if state.pendingSwitch == nil, tracker.segment(mediaSequence: sequence) != nil {
+                if !tracker.isLive, let index = decideVariant(now: now) {
+                    if let cached = state.variantPlaylists[index] {
+                        switchVariant(to: index, playlist: cached.playlist, url: cached.url, now: now)
+                    } else {
+                        await startVariantPlaylist(index, now: now)
+                        return
+                    }
+                }
+                await startSegment(sequence, attempt: 0, now: now)
             }
         }
         let reloading = state.transfers.values.contains { if case .playlist = $0 { return true } else { return false } }
@@ -99,6 +120,17 @@ extension MediaPlayer {
             await driver.start(id) { startedAt in
                 do throws(PlayheadError) { return .success(try await network.fetch(url, range: nil, at: startedAt)) } catch { return .failure(error) }
             }
+        }
+    }
+
+    private func startVariantPlaylist(_ index: Int, now: Double) async {
+        guard let url = state.ladder?.variants[index].url else { return }
+        state.pendingSwitch = index
+        let id = nextTransferID()
+        state.transfers[id] = .variantPlaylist(index: index)
+        let network = self.network
+        await driver.start(id) { startedAt in
+            do throws(PlayheadError) { return .success(try await network.fetch(url, range: nil, at: startedAt)) } catch { return .failure(error) }
         }
     }
 
@@ -125,6 +157,9 @@ extension MediaPlayer {
         }
     }
 
+    /// Segment transfers kept for the bandwidth estimate.
+    static let keptThroughputSamples = 32
+
     /// Takes in a finished transfer.
     func handle(_ id: Int, _ result: TransferResult) async {
         guard let purpose = state.transfers.removeValue(forKey: id) else { return }
@@ -145,6 +180,17 @@ extension MediaPlayer {
         case let (.playlist, .failure(error)):
             let notification = notification(for: error, now: now)
             bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification.metadata, playerTime: now)))
+        case let (.variantPlaylist(index), .success(transfer)):
+            state.pendingSwitch = nil
+            record(transfer)
+            if case let .media(playlist)? = try? parse(transfer) {
+                switchVariant(to: index, playlist: playlist, url: transfer.effectiveURL, now: now)
+            }
+        case let (.variantPlaylist, .failure(error)):
+            // Stay on the current rung; the next decision may try again.
+            state.pendingSwitch = nil
+            let notification = notification(for: error, now: now)
+            bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification.metadata, playerTime: now)))
         }
     }
 
@@ -154,6 +200,8 @@ extension MediaPlayer {
         report.bytesDownloaded += transfer.body.count
         qos.recordTransfer(bytes: transfer.body.count, seconds: transfer.seconds, firstByteSeconds: transfer.firstByteSeconds)
         let throughput = transfer.seconds > 0 ? Double(transfer.body.count * 8) / transfer.seconds : 0
+        state.throughputSamples.append(ThroughputSample(bytes: transfer.body.count, seconds: transfer.seconds, endSeconds: now))
+        if state.throughputSamples.count > Self.keptThroughputSamples { state.throughputSamples.removeFirst() }
         bus.post(.segmentLoaded(url: transfer.url, mediaSequence: sequence, bytes: transfer.body.count,
                                 seconds: transfer.seconds, throughputBitsPerSecond: throughput))
         let next = sequence + 1

@@ -1,0 +1,76 @@
+import PlayheadHLS
+
+/// How the player adapts its bitrate.
+public struct ABRSettings: Sendable {
+    /// The policy by name (`ABRPolicies.names`); default Playhead's own.
+    public var policy: String = ABRPolicies.defaultName
+    /// The PSDK/Brightcove controls: minimum, maximum, initial and peak bitrate, manual lock.
+    public var controls = ABRControls()
+
+    /// The default settings.
+    public init() {}
+}
+
+/// The variants of the item, as the ABR controller sees them: by ascending bandwidth.
+struct VariantLadder {
+    /// Variants in ascending bandwidth order, with their URL resolved.
+    var variants: [(bandwidth: Int, url: String)]
+    var bitsPerSecond: [Int] { variants.map(\.bandwidth) }
+}
+
+extension MediaPlayer {
+    /// Whether adaptive bitrate is on for this item (several variants, ABR settings given).
+    var adaptive: Bool { abr != nil && (state.ladder?.variants.count ?? 0) > 1 }
+
+    /// What the ABR controller sees now.
+    func abrContext(now: Double) -> ABRContext {
+        let position = state.position(at: now)
+        let presented = report.framesPresented["video", default: 0]
+        let dropped = report.framesDropped
+        let recentPresented = presented - state.framesAtLastDecision.presented
+        let recentDropped = dropped - state.framesAtLastDecision.dropped
+        let ratio = recentPresented + recentDropped > 0 ? Double(recentDropped) / Double(recentPresented + recentDropped) : 0
+        let first = state.tracker?.segments.first?.mediaSequence ?? 0
+        return ABRContext(
+            ladderBitsPerSecond: state.ladder?.bitsPerSecond ?? [],
+            segmentIndex: (state.nextSequence ?? first) - first,
+            segmentSeconds: state.tracker?.targetDurationSeconds ?? 4,
+            bufferSeconds: buffer.level(at: position),
+            maxBufferSeconds: configuration.buffer.maximumSeconds,
+            lastIndex: state.ladderIndex,
+            samples: state.throughputSamples,
+            upcomingChunkBytes: nil,
+            droppedFrameRatio: ratio,
+            sessionSeconds: now)
+    }
+
+    /// Asks the controller for the next segment's rendition; returns the ladder index to switch to,
+    /// or nil to stay.
+    func decideVariant(now: Double) -> Int? {
+        guard adaptive, var controller = abr else { return nil }
+        let decision = controller.select(abrContext(now: now))
+        abr = controller
+        state.framesAtLastDecision = (report.framesPresented["video", default: 0], report.framesDropped)
+        state.lastDecisionReason = decision.reason
+        return decision.index == state.ladderIndex ? nil : decision.index
+    }
+
+    /// Switches to ladder rung `index` whose media playlist is `playlist` (loaded from `url`).
+    func switchVariant(to index: Int, playlist: MediaPlaylist, url: String, now: Double) {
+        guard let ladder = state.ladder else { return }
+        let from = state.ladderIndex.map { ladder.variants[$0].bandwidth }
+        let to = ladder.variants[index].bandwidth
+        state.ladderIndex = index
+        state.mediaURL = url
+        report.mediaPlaylistURL = url
+        report.variantBandwidth = to
+        let tracker = LivePlaylistTracker(first: playlist, loadedAt: now)
+        state.tracker = tracker
+        state.variantPlaylists[index] = (playlist, url)
+        qos.setProfileBitrate(to)
+        bus.post(.bitrateChanged(fromBitsPerSecond: from, toBitsPerSecond: to, reason: state.lastDecisionReason))
+        notify(.bitrateChange, metadata: ["BITRATE": String(to)], now: now)
+        report.bitrateSwitches.append(BitrateSwitchRecord(playerTime: now, mediaSequence: state.nextSequence,
+                                                          fromBitsPerSecond: from, toBitsPerSecond: to, reason: state.lastDecisionReason))
+    }
+}
