@@ -1,0 +1,86 @@
+import Foundation
+import PlayheadCore
+import PlayheadMedia
+import PlayheadNet
+import PlayheadOrigin
+import Testing
+
+/// A live origin on the virtual clock: the playlist at session time t is a sliding window over the
+/// generated 30 s VOD's segments, as if segment i (4 s) became available at 4 × (i + 1) s. Segments
+/// and timing come from the simulated network underneath.
+struct VirtualLiveNetwork: PlayerNetwork {
+    let inner: SimulatedNetwork
+    let segmentBase: String
+    let window: Int
+    let segmentCount = 8
+
+    func playlist(at seconds: Double) -> String {
+        let available = min(segmentCount, Int((seconds + 1e-9) / 4))
+        let first = max(0, available - window)
+        var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:\(first)\n"
+        for index in first..<max(first, available) {
+            text += "#EXTINF:\(index == 7 ? "2.0" : "4.0"),\n\(segmentBase)/seg\(String(format: "%03d", index)).ts\n"
+        }
+        if available == segmentCount { text += "#EXT-X-ENDLIST\n" }
+        return text
+    }
+
+    func fetch(_ url: String, range: ByteRangeRequest?, at sessionSeconds: Double) async throws(PlayheadError) -> NetworkTransfer {
+        guard url.hasSuffix("/live.m3u8") else { return try await inner.fetch(url, range: range, at: sessionSeconds) }
+        let body = Array(playlist(at: sessionSeconds).utf8)
+        return NetworkTransfer(url: url, effectiveURL: url, status: 200, body: body, seconds: 0.01, firstByteSeconds: 0.01, bytesOnWire: body.count)
+    }
+}
+
+@Suite struct VirtualLiveTests {
+    func play(window: Int, scheduled: [ScheduledCommand] = []) async throws -> PlayerFixtures.Run {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let network = VirtualLiveNetwork(inner: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50)),
+                                         segmentBase: server.url("/ts/v0"), window: window)
+        let player = MediaPlayer(url: "http://origin.invalid/live.m3u8", driver: VirtualTimeDriver(), network: network, scheduled: scheduled)
+        let collected = Collected()
+        let subscription = player.bus.subscribe { collected.append($0) }
+        // The playlist is empty until the first segment exists: start when it does.
+        let report = await player.run(maxSessionSeconds: 120)
+        subscription.cancel()
+        return PlayerFixtures.Run(report: report, events: collected.events, presented: [])
+    }
+
+    @Test func playsTheWindowToTheEndListWithTheSpecsReloadCadence() async throws {
+        let run = try await play(window: 6)
+        let report = run.report
+        #expect(report.isLive)
+        #expect(report.finalStatus == .completed, "\(report.error ?? "")")
+        #expect(report.rebuffers.isEmpty)
+        #expect(report.framesPresented["video"] == 900)
+        let reloads = run.events.compactMap { event -> (Double, Bool)? in
+            if case let .playlistLoaded(_, _, changed) = event.kind { return (event.playerTime, changed) }
+            return nil
+        }
+        #expect(reloads.count >= 7)
+        for (previous, next) in zip(reloads, reloads.dropFirst()) {
+            let expected = previous.1 ? 4.0 : 2.0
+            #expect(abs(next.0 - previous.0 - expected) < 0.05, "reload \(next.0 - previous.0) s after a \(previous.1 ? "changed" : "unchanged") playlist")
+        }
+        #expect((report.maxLiveEdgeDistanceSeconds ?? 99) <= 3 * 4 + 1)
+        // Deterministic: a second run logs the same events (each run has its own server port).
+        let second = try await play(window: 6)
+        let lines = { (run: PlayerFixtures.Run) in
+            run.events.map { $0.jsonLine(includeWallClock: false).replacingOccurrences(of: #"127\.0\.0\.1:\d+"#, with: "HOST", options: .regularExpression) }
+        }
+        #expect(lines(second) == lines(run))
+    }
+
+    @Test func fallingBehindTheWindowIsDetectedAndRecovered() async throws {
+        // A 2-segment window and a 20 s pause: the next segment has slid out of the window by the time playback resumes.
+        let run = try await play(window: 2, scheduled: [.init(atPositionSeconds: 1, action: .pause(forSeconds: 20))])
+        let fellBehind = run.events.filter { if case let .custom(name, _) = $0.kind { return name == "fellBehindLiveWindow" } else { return false } }
+        #expect(fellBehind.count >= 1)
+        #expect(run.report.seeks.count >= 1, "recovered by jumping to the window")
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+    }
+}
