@@ -58,6 +58,7 @@ let package = Package(
         .testTarget(name: "PlayheadPlayerTests", dependencies: ["PlayheadCore", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin"], path: "Tests/PlayheadPlayerTests"),
         .testTarget(name: "PlayheadCoreTests", dependencies: ["PlayheadCore"], path: "Tests/PlayheadCoreTests"),
         .testTarget(name: "PlayheadLiveTests", dependencies: ["PlayheadCore", "PlayheadHLS"], path: "Tests/PlayheadLiveTests"),
+        .testTarget(name: "PlayheadABRTests", dependencies: ["PlayheadCore"], path: "Tests/PlayheadABRTests"),
         .testTarget(name: "PlayheadCLITests", dependencies: ["playhead", "PlayheadOrigin"], path: "Tests/PlayheadCLITests"),
     ]
 )
