@@ -63,6 +63,7 @@ let package = Package(
         .testTarget(name: "PlayheadLiveTests", dependencies: ["PlayheadCore", "PlayheadHLS"], path: "Tests/PlayheadLiveTests"),
         .testTarget(name: "PlayheadAdsTests", dependencies: ["PlayheadAds"], path: "Tests/PlayheadAdsTests"),
         .testTarget(name: "PlayheadSCTE35Tests", dependencies: ["PlayheadHLS"], path: "Tests/PlayheadSCTE35Tests"),
+        .testTarget(name: "PlayheadABRTests", dependencies: ["PlayheadCore"], path: "Tests/PlayheadABRTests"),
         .testTarget(name: "PlayheadCLITests", dependencies: ["playhead", "PlayheadOrigin"], path: "Tests/PlayheadCLITests"),
     ]
 )

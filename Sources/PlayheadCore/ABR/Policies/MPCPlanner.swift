@@ -12,6 +12,8 @@ public struct MPCPlanner: Sendable, Equatable {
     public var horizonCount = defaultHorizonCount
     /// Penalty per second of rebuffering, in Mbit/s units of QoE.
     public var rebufferPenalty = defaultRebufferPenalty
+    /// Weight of the |bitrate change| term in the plan (QoE_lin's is 1; more makes the plan stickier).
+    public var switchPenaltyFactor = 1.0
     /// Whether the model clips the buffer at the context's maximum (time above it is idle, not buffer).
     public var capsBuffer = false
     /// Seconds of buffer the plan should end with; each second short of it costs
@@ -56,7 +58,7 @@ public struct MPCPlanner: Sendable, Equatable {
                 let download = seconds[depth][rung]
                 let rebuffer = max(0, download - buffer)
                 let next = min(max(0, buffer - download) + context.segmentSeconds, cap)
-                let gain = megabits[rung] - rebufferPenalty * rebuffer - abs(megabits[rung] - megabits[previous])
+                let gain = megabits[rung] - rebufferPenalty * rebuffer - switchPenaltyFactor * abs(megabits[rung] - megabits[previous])
                 choice[depth] = rung
                 search(depth + 1, next, rung, value + gain)
             }
