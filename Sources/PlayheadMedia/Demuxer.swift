@@ -29,8 +29,8 @@ public enum ContainerFormat: String, Sendable {
 public final class Demuxer {
     private let input: MemoryInput
     private var format: UnsafeMutablePointer<AVFormatContext>?
-    /// The segment's elementary streams.
-    public let streams: [StreamInfo]
+    /// The segment's elementary streams (MPEG-TS can add one mid-segment, e.g. from damaged data).
+    public private(set) var streams: [StreamInfo]
     /// The container that was opened.
     public let container: ContainerFormat?
 
@@ -98,7 +98,11 @@ public final class Demuxer {
             if code == AVError.eof { return nil }
             throw .demuxFailed(code: code, message: AVError.message(code), byteOffset: bytePosition)
         }
-        let info = streams[Int(raw.pointee.stream_index)]
+        let index = Int(raw.pointee.stream_index)
+        if index >= streams.count {
+            streams = (0..<Int(format.pointee.nb_streams)).map { Demuxer.describe(format.pointee.streams[$0]!, format: format) }
+        }
+        let info = streams[index]
         return Packet(raw: raw, timeBase: info.timeBase, kind: info.kind)
     }
 

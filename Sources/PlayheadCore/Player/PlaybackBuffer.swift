@@ -62,6 +62,12 @@ final class PlaybackBuffer {
         return nil
     }
 
+    /// The next packet if it belongs to `segment` (the rest of one segment, in order).
+    func nextPacket(within segment: BufferedSegment) -> (Packet, BufferedSegment)? {
+        guard let first = forward.first, first === segment, !first.isConsumed else { return nil }
+        return nextPacket()
+    }
+
     /// Whether every buffered packet has been handed out.
     var isDrained: Bool { forward.allSatisfy(\.isConsumed) }
 

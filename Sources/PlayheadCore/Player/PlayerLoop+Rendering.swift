@@ -19,7 +19,15 @@ extension MediaPlayer {
             }
             onPacket?(packet)
             if configuration.mode == .demux {
-                queuePacket(packet, from: segment, now: now)
+                // Packets come in decode order; present a whole segment's worth in presentation order.
+                var packets = [packet]
+                while let (next, _) = buffer.nextPacket(within: segment) {
+                    onPacket?(next)
+                    packets.append(next)
+                }
+                for item in packets.sorted(by: { ($0.pts ?? .min) < ($1.pts ?? .min) }) {
+                    queuePacket(item, from: segment, now: now)
+                }
             } else {
                 decoder.decode(packet, in: segment.demuxed) { queueFrame($0, from: segment, now: now) }
             }

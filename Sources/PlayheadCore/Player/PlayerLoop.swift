@@ -58,6 +58,7 @@ extension MediaPlayer {
         fillFrames(now: now)
         updateBuffering(now: now)
         presentDue(now: now)
+        buffer.trimBack(position: state.position(at: now))
         checkStall(now: now)
         checkCompletion(now: now)
         if let sample = qos.sampleIfDue(at: now) { report.samples.append(sample) }
