@@ -16,6 +16,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C edges: system libraries found with pkg-config, plus a thin shim for what Swift cannot call.
@@ -42,10 +46,26 @@ let package = Package(
         ),
         // The test origin: a loopback HTTP/1.1 server (Range, keep-alive, gzip, faults); no C dependencies.
         .target(name: "PlayheadOrigin", path: "Sources/PlayheadOrigin"),
+        // The HTML report of a session: one self-contained page (inline SVG); no server dependencies.
+        .target(name: "PlayheadReport", dependencies: ["PlayheadCore"], path: "Sources/PlayheadReport"),
+        // The daemon: HTTP API (Hummingbird), SSE, Prometheus metrics, SQLite store (GRDB), soak runs.
+        .target(
+            name: "PlayheadServer",
+            dependencies: [
+                "PlayheadCore", "PlayheadNet", "PlayheadMedia", "PlayheadReport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/PlayheadServer"
+        ),
         .executableTarget(
             name: "playhead",
             dependencies: [
                 "PlayheadCore", "PlayheadHLS", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin",
+                "PlayheadServer", "PlayheadReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/playhead"
@@ -58,6 +78,14 @@ let package = Package(
         .testTarget(name: "PlayheadPlayerTests", dependencies: ["PlayheadCore", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin"], path: "Tests/PlayheadPlayerTests"),
         .testTarget(name: "PlayheadCoreTests", dependencies: ["PlayheadCore"], path: "Tests/PlayheadCoreTests"),
         .testTarget(name: "PlayheadLiveTests", dependencies: ["PlayheadCore", "PlayheadHLS"], path: "Tests/PlayheadLiveTests"),
+        .testTarget(
+            name: "PlayheadServerTests",
+            dependencies: [
+                "PlayheadServer", "PlayheadReport", "PlayheadCore", "PlayheadOrigin", "playhead",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/PlayheadServerTests"
+        ),
         .testTarget(name: "PlayheadCLITests", dependencies: ["playhead", "PlayheadOrigin"], path: "Tests/PlayheadCLITests"),
     ]
 )
