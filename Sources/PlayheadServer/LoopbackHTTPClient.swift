@@ -26,6 +26,8 @@ public enum LoopbackHTTPClient {
     public struct Failure: Error, CustomStringConvertible {
         /// What went wrong.
         public var description: String
+        /// Creates a failure.
+        public init(description: String) { self.description = description }
     }
 
     /// Sends one request and reads the answer.
