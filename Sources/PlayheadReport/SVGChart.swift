@@ -6,9 +6,9 @@ struct SVGChart {
     /// Default chart width in CSS pixels.
     static let defaultWidthPixels = 960.0
     /// Default chart height in CSS pixels.
-    static let defaultHeightPixels = 200.0
+    static let defaultHeightPixels = 216.0
     /// Room for the axis labels, pixels.
-    static let marginLeftPixels = 70.0, marginRightPixels = 16.0, marginTopPixels = 24.0, marginBottomPixels = 28.0
+    static let marginLeftPixels = 70.0, marginRightPixels = 16.0, marginTopPixels = 40.0, marginBottomPixels = 28.0
 
     /// How a series is drawn.
     enum Style { case line, step, points }
@@ -94,7 +94,7 @@ struct SVGChart {
                 }
             }
         }
-        out += legend(y: 16)
+        out += legend(y: 32)
         return out + "</svg>"
     }
 
