@@ -99,6 +99,8 @@ final class DaemonSoakTarget: SoakTarget {
     let settings: SoakSettings
     let server: String
     let ids = Mutex<[String]>([])
+    /// The last figures read while each session ran (an ended session has no live figures any more).
+    let lastSeen = Mutex<[String: SoakSessionFigures]>([:])
 
     init(settings: SoakSettings, server: String) {
         self.settings = settings
@@ -129,10 +131,16 @@ final class DaemonSoakTarget: SoakTarget {
         for id in ids.withLock({ $0 }) {
             let reply = try LoopbackHTTPClient.send("GET", server + "/v1/sessions/" + id, headers: headers)
             let object = (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any] ?? [:]
-            let live = object["live"] as? [String: Any]
             let status = object["status"] as? String ?? "unknown"
-            figures.append(SoakSessionFigures(id: id, status: status, rebuffers: live?["rebufferCount"] as? Int ?? 0,
-                                              failed: status == "error", positionSeconds: live?["positionSeconds"] as? Double ?? 0))
+            var figure = lastSeen.withLock { $0[id] } ?? SoakSessionFigures(id: id, status: status, rebuffers: 0, failed: false, positionSeconds: 0)
+            figure.status = status
+            figure.failed = status == "error"
+            if let live = object["live"] as? [String: Any] {
+                figure.rebuffers = live["rebufferCount"] as? Int ?? figure.rebuffers
+                figure.positionSeconds = live["positionSeconds"] as? Double ?? figure.positionSeconds
+            }
+            lastSeen.withLock { $0[id] = figure }
+            figures.append(figure)
         }
         let metrics = try LoopbackHTTPClient.send("GET", server + "/metrics", headers: headers).text
         return (figures, ProcessStats(residentBytes: Int(Self.value("process_resident_memory_bytes", in: metrics)),
