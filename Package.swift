@@ -17,6 +17,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C edges: system libraries found with pkg-config, plus a thin shim for what Swift cannot call.
@@ -45,10 +49,26 @@ let package = Package(
         .target(name: "PlayheadOrigin", path: "Sources/PlayheadOrigin"),
         // VAST 2.0–4.x and VMAP 1.0: pure parsing (FoundationXML), wrapper-chain merge, macros; no I/O.
         .target(name: "PlayheadAds", path: "Sources/PlayheadAds"),
+        // The HTML report of a session: one self-contained page (inline SVG); no server dependencies.
+        .target(name: "PlayheadReport", dependencies: ["PlayheadCore"], path: "Sources/PlayheadReport"),
+        // The daemon: HTTP API (Hummingbird), SSE, Prometheus metrics, SQLite store (GRDB), soak runs.
+        .target(
+            name: "PlayheadServer",
+            dependencies: [
+                "PlayheadCore", "PlayheadNet", "PlayheadMedia", "PlayheadReport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/PlayheadServer"
+        ),
         .executableTarget(
             name: "playhead",
             dependencies: [
                 "PlayheadCore", "PlayheadHLS", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin", "PlayheadAds",
+                "PlayheadServer", "PlayheadReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/playhead"
@@ -64,6 +84,14 @@ let package = Package(
         .testTarget(name: "PlayheadAdsTests", dependencies: ["PlayheadAds"], path: "Tests/PlayheadAdsTests"),
         .testTarget(name: "PlayheadSCTE35Tests", dependencies: ["PlayheadHLS"], path: "Tests/PlayheadSCTE35Tests"),
         .testTarget(name: "PlayheadABRTests", dependencies: ["PlayheadCore"], path: "Tests/PlayheadABRTests"),
+        .testTarget(
+            name: "PlayheadServerTests",
+            dependencies: [
+                "PlayheadServer", "PlayheadReport", "PlayheadCore", "PlayheadOrigin", "playhead",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/PlayheadServerTests"
+        ),
         .testTarget(name: "PlayheadCLITests", dependencies: ["playhead", "PlayheadOrigin"], path: "Tests/PlayheadCLITests"),
     ]
 )

@@ -1,0 +1,88 @@
+import Foundation
+import PlayheadCore
+
+/// The report's tables, each an HTML fragment with its heading.
+enum ReportTables {
+    /// The headline figures.
+    static func summary(_ r: PlaybackReport, timeline: ReportTimeline) -> String {
+        let info = r.playbackInformation
+        let frames = r.framesPresented.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        let rows: [(String, String)] = [
+            ("Clock, mode", "\(r.clock), \(r.mode)\(r.isLive ? ", live" : "")"),
+            ("Status", r.statuses.map(\.status.rawValue).joined(separator: " → ")),
+            ("Final status", r.finalStatus.rawValue + (r.error.map { " (\($0))" } ?? "")),
+            ("Session, position", String(format: "%.2f s, %.2f s", r.sessionSeconds, r.positionSeconds)),
+            ("Variant", r.variantBandwidth.map { "\($0) bit/s" } ?? "–"),
+            ("Time to first frame", info?.timeToFirstFrameSeconds.map { String(format: "%.3f s", $0) } ?? "–"),
+            ("Rebuffers", String(format: "%d, %.3f s in all", r.rebuffers.count, r.totalRebufferSeconds)),
+            ("Ad breaks", "\(timeline.adBreaks.count)"),
+            ("Frames presented", frames.isEmpty ? "0" : frames),
+            ("Frames dropped, max lateness", String(format: "%d, %.3f s", r.framesDropped, r.maxLatenessSeconds)),
+            ("Segments, bytes", "\(r.segmentsDownloaded), \(r.bytesDownloaded)"),
+            ("EXTINF vs media", String(format: "%.3f s vs %.3f s (drift %.3f s)", r.manifestSeconds, r.mediaSeconds, r.driftSeconds)),
+        ]
+        return "<table class=\"summary\">" + rows.map { "<tr><th>\(HTML.escape($0.0))</th><td>\(HTML.escape($0.1))</td></tr>" }.joined() + "</table>"
+    }
+
+    /// A table with a heading, or a note when there are no rows.
+    static func table(_ title: String, headers: [String], rows: [[String]], numeric: Set<Int> = []) -> String {
+        var html = "<h2>\(HTML.escape(title))</h2>"
+        guard !rows.isEmpty else { return html + "<p class=\"note\">None.</p>" }
+        html += "<table><tr>" + headers.map { "<th>\(HTML.escape($0))</th>" }.joined() + "</tr>"
+        for row in rows {
+            html += "<tr>" + row.enumerated().map { index, cell in
+                numeric.contains(index) ? "<td class=\"num\">\(HTML.escape(cell))</td>" : "<td>\(HTML.escape(cell))</td>"
+            }.joined() + "</tr>"
+        }
+        return html + "</table>"
+    }
+
+    static func seconds(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "–" }
+
+    /// Every rebuffer.
+    static func rebuffers(_ r: PlaybackReport) -> String {
+        table("Rebuffers", headers: ["start (s)", "end (s)", "position (s)", "duration (s)"],
+              rows: r.rebuffers.map { [seconds($0.startSeconds), seconds($0.endSeconds), seconds($0.positionSeconds), seconds($0.durationSeconds)] },
+              numeric: [0, 1, 2, 3])
+    }
+
+    /// Every ad break.
+    static func adBreaks(_ timeline: ReportTimeline) -> String {
+        table("Ad breaks", headers: ["start (s)", "end (s)", "duration (s)"],
+              rows: timeline.adBreaks.map { [seconds($0.start), seconds($0.end), seconds($0.end - $0.start)] }, numeric: [0, 1, 2])
+    }
+
+    /// Every seek.
+    static func seeks(_ r: PlaybackReport) -> String {
+        table("Seeks", headers: ["requested at (s)", "from (s)", "to (s)", "completed at (s)", "first frame (s)"],
+              rows: r.seeks.map { [seconds($0.requestedAt), seconds($0.fromSeconds), seconds($0.toSeconds), seconds($0.completedAt), seconds($0.firstFrameSeconds)] },
+              numeric: [0, 1, 2, 3, 4])
+    }
+
+    /// The notification history.
+    static func notifications(_ list: [PlayerNotification]) -> String {
+        table("Notifications", headers: ["time (s)", "type", "code", "name", "details"],
+              rows: list.map { n in
+                  let details = n.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+                  return [seconds(n.playerTime), n.type.rawValue, "\(n.code.code)", n.name, details]
+              }, numeric: [0, 2])
+    }
+
+    /// The events, at most `maxRows` of them, with their payloads as JSON.
+    static func events(_ events: [PlayerEvent], maxRows: Int) -> String {
+        let shown = events.prefix(maxRows)
+        var html = table("Events (\(events.count))", headers: ["seq", "time (s)", "event", "payload"],
+                         rows: shown.map { [String($0.sequence), seconds($0.playerTime), $0.name, payload($0)] }, numeric: [0, 1])
+        if events.count > shown.count { html += "<p class=\"note\">\(events.count - shown.count) more events not listed.</p>" }
+        return html
+    }
+
+    /// The event's JSON line without the keys the other columns show.
+    static func payload(_ event: PlayerEvent) -> String {
+        guard let data = event.jsonLine(includeWallClock: false).data(using: .utf8),
+              var object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return "" }
+        for key in ["seq", "time", "event"] { object[key] = nil }
+        guard !object.isEmpty, let text = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "" }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

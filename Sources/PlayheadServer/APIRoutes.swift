@@ -1,0 +1,120 @@
+import Foundation
+import Hummingbird
+import PlayheadCore
+import PlayheadReport
+
+/// The HTTP API (see `docs/openapi.yaml`): sessions, commands, events, reports, metrics, health.
+public enum APIRoutes {
+    /// A router with every route, the bearer-token check and the body limit of `settings`.
+    public static func router(manager: SessionManager, metrics: ServerMetrics, settings: ServerSettings) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: BearerTokenMiddleware(token: settings.token))
+        let limit = settings.maxBodyBytes
+
+        router.get("/healthz") { _, _ in HTTPReply.json("{\"status\":\"ok\"}") }
+        router.get("/metrics") { _, _ in
+            HTTPReply.text(metrics.scrape(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        }
+        router.post("/v1/sessions") { request, _ in
+            await HTTPReply.guarded {
+                let spec = try SessionSpec.parse(try await HTTPReply.body(of: request, limit: limit))
+                var created = try manager.create(spec)
+                created.report = nil
+                return try HTTPReply.json(created, status: 201)
+            }
+        }
+        router.get("/v1/sessions") { _, _ in
+            await HTTPReply.guarded {
+                let sessions = try manager.store.sessions().map { stored -> SessionView in
+                    var stored = stored
+                    stored.report = nil
+                    let live = manager.runningSession(stored.id)?.live
+                    if let live { stored.status = live.status }
+                    return SessionView(session: stored, live: live)
+                }
+                return try HTTPReply.json(["sessions": sessions])
+            }
+        }
+        router.get("/v1/sessions/:id") { _, context in
+            await HTTPReply.guarded {
+                var (stored, live) = try manager.describe(try context.parameters.require("id"))
+                stored.report = nil
+                return try HTTPReply.json(SessionView(session: stored, live: live))
+            }
+        }
+        router.delete("/v1/sessions/:id") { _, context in
+            await HTTPReply.guarded {
+                try await manager.delete(try context.parameters.require("id"))
+                return Response(status: .noContent)
+            }
+        }
+        for (name, command) in [("play", PlayerCommand.play), ("pause", .pause), ("stop", .stop)] {
+            router.post("/v1/sessions/:id/\(name)") { _, context in
+                await HTTPReply.guarded {
+                    try manager.command(try context.parameters.require("id"), command)
+                    return HTTPReply.json("{\"accepted\":\"\(name)\"}", status: 202)
+                }
+            }
+        }
+        router.post("/v1/sessions/:id/seek") { request, context in
+            await HTTPReply.guarded {
+                let id = try context.parameters.require("id")
+                let seconds = try SeekBody.parse(try await HTTPReply.body(of: request, limit: limit))
+                try manager.command(id, .seek(toSeconds: seconds))
+                return HTTPReply.json("{\"accepted\":\"seek\",\"seconds\":\(seconds)}", status: 202)
+            }
+        }
+        router.get("/v1/sessions/:id/events") { request, context in
+            await HTTPReply.guarded {
+                try EventStream.response(manager: manager, id: try context.parameters.require("id"),
+                                         after: try EventStream.lastEventID(request))
+            }
+        }
+        router.get("/v1/sessions/:id/report") { _, context in
+            await HTTPReply.guarded {
+                let (report, partial) = try SessionReports.report(manager: manager, id: try context.parameters.require("id"))
+                var response = try HTTPReply.json(report)
+                if partial { response.headers[HTTPFields.Element.Name("X-Playhead-Partial")!] = "true" }
+                return response
+            }
+        }
+        router.get("/v1/sessions/:id/report.html") { _, context in
+            await HTTPReply.guarded {
+                let id = try context.parameters.require("id")
+                let (report, _) = try SessionReports.report(manager: manager, id: id)
+                let events = try SessionReports.events(manager: manager, id: id)
+                return HTTPReply.text(PlaybackReportHTML.render(report: report, events: events), contentType: "text/html; charset=utf-8")
+            }
+        }
+        return router
+    }
+}
+
+/// A session as the API shows it: the stored fields, plus `live` figures while it runs.
+struct SessionView: Encodable {
+    let session: StoredSession
+    let live: LiveFigures?
+
+    enum Key: String, CodingKey { case live }
+
+    func encode(to encoder: any Encoder) throws {
+        try session.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encodeIfPresent(live, forKey: .live)
+    }
+}
+
+/// The body of `POST …/seek`: `{"seconds": 12.5}`.
+enum SeekBody {
+    /// Reads the target position.
+    /// - Throws: 400 naming `seconds` (or the unknown field).
+    static func parse(_ body: Data) throws(APIError) -> Double {
+        let value: JSONValue
+        do { value = try JSONDecoder().decode(JSONValue.self, from: body) } catch { throw .malformedJSON("\(error)") }
+        guard case let .object(object) = value else { throw .malformedJSON("the top level must be an object") }
+        let reader = FieldReader(object: object, prefix: "")
+        try reader.rejectUnknown(["seconds"])
+        guard let seconds = try reader.number("seconds", minimum: 0) else { throw .missingField("seconds") }
+        return seconds
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import PlayheadCore
+import PlayheadMedia
+import PlayheadNet
+
+/// One running session of the daemon: a ``MediaPlayer`` run in its own task, its events recorded from a
+/// bus subscription, its QoS sampled once a second while it runs.
+final class PlaybackSession: Sendable {
+    /// Interval between two live QoS samples: 1 s of wall-clock time.
+    static let sampleIntervalSeconds = 1.0
+
+    let id: String
+    let spec: SessionSpec
+    let player: MediaPlayer
+    private let finished = Mutex<PlaybackReport?>(nil)
+    /// Stalls and beacon events seen so far (for `/metrics` while the session runs).
+    let counts = Mutex(SessionCounts())
+    private let runTask = Mutex<Task<PlaybackReport, Never>?>(nil)
+
+    /// Creates the player for `spec` (it does not run until ``start(writer:onEnd:)``).
+    init(id: String, spec: SessionSpec, client: HTTPClient) {
+        self.id = id
+        self.spec = spec
+        let driver: any SessionDriver
+        let network: any PlayerNetwork
+        switch spec.clock {
+        case .real:
+            driver = RealTimeDriver()
+            network = LiveNetwork(client: client)
+        case .virtual:
+            driver = VirtualTimeDriver()
+            let mbps = spec.bandwidthMegabitsPerSecond
+            let link = SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [mbps, mbps]))
+            network = SimulatedNetwork(client: client, link: link)
+        }
+        player = MediaPlayer(url: spec.url, configuration: spec.playerConfiguration, driver: driver, network: network)
+    }
+
+    /// Starts recording and playing. `onEnd` is called once with the final report, after it is stored.
+    func start(writer: StoreWriter, onEnd: @escaping @Sendable (PlaybackReport) -> Void) {
+        let id = id
+        let counts = counts
+        let subscription = player.bus.subscribe { event in
+            writer.enqueue(.event(sessionID: id, event))
+            switch event.kind {
+            case let .statusChanged(_, to): writer.enqueue(.status(sessionID: id, to.rawValue))
+            case .stalled: counts.withLock { $0.stalls += 1 }
+            case let .custom(name, _) where name == StoreWriter.beaconEventName: counts.withLock { $0.beacons += 1 }
+            default: break
+            }
+        }
+        let sampler = Task.detached { [player] in
+            var lastTime = -1.0
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(Self.sampleIntervalSeconds))
+                if let info = player.playbackInformation, info.playerTime != lastTime {
+                    lastTime = info.playerTime
+                    writer.enqueue(.sample(sessionID: id, info))
+                }
+            }
+        }
+        let task = Task.detached { [player, spec, finished] () -> PlaybackReport in
+            var report = await player.run(maxSessionSeconds: spec.durationSeconds)
+            sampler.cancel()
+            subscription.cancel()
+            report.device = DeviceInformation.current(playheadVersion: PlayheadDaemon.version, ffmpegVersion: nil,
+                                                      curlVersion: HTTPClient.curlVersion)
+            writer.enqueue(.finish(sessionID: id, report))
+            writer.flush()
+            finished.withLock { $0 = report }
+            player.bus.finish()
+            onEnd(report)
+            return report
+        }
+        runTask.withLock { $0 = task }
+    }
+
+    /// The final report once the session ended.
+    var report: PlaybackReport? { finished.withLock { $0 } }
+
+    /// Waits for the session to end.
+    func wait() async -> PlaybackReport? {
+        guard let task = runTask.withLock({ $0 }) else { return nil }
+        return await task.value
+    }
+
+    /// What `GET /v1/sessions/{id}` adds for a running session.
+    var live: LiveFigures {
+        LiveFigures(status: player.status.rawValue, positionSeconds: player.currentTime, durationSeconds: player.duration,
+                    isLive: player.isLive, playbackInformation: player.playbackInformation,
+                    lastSequence: player.bus.lastSequence, rebufferCount: counts.withLock { $0.stalls })
+    }
+}
+
+/// Counts kept from a running session's events.
+struct SessionCounts: Sendable {
+    /// `stalled` events (rebuffers).
+    var stalls = 0
+    /// Beacon events.
+    var beacons = 0
+}
+
+/// Figures of a running session, read from its player at the moment of the request.
+public struct LiveFigures: Sendable, Codable, Equatable {
+    /// The player status.
+    public var status: String
+    /// The playback position, seconds.
+    public var positionSeconds: Double
+    /// The item's duration, seconds (nil while unknown or live).
+    public var durationSeconds: Double?
+    /// Whether the item is live.
+    public var isLive: Bool
+    /// QoS at the player's last loop turn.
+    public var playbackInformation: PlaybackInformation?
+    /// The sequence number of the last event posted.
+    public var lastSequence: Int
+    /// Rebuffers (stalls after playback started) so far.
+    public var rebufferCount: Int
+}

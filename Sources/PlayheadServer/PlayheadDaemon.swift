@@ -1,0 +1,42 @@
+import Foundation
+import Hummingbird
+import Logging
+import PlayheadMedia
+
+/// `playhead serve`: the HTTP daemon.
+public enum PlayheadDaemon {
+    /// The version written in session reports.
+    public static let version = "0.1.0"
+
+    /// Runs the daemon until SIGINT or SIGTERM, then stops the running sessions and stores their reports.
+    /// Prints `playhead serve: listening on http://HOST:PORT` on standard output once it accepts requests
+    /// (the port the kernel chose when `settings.port` is 0).
+    /// - Parameter settings: Address, token, data directory and limits.
+    /// - Throws: When the store cannot be opened or the address cannot be bound.
+    public static func run(settings: ServerSettings) async throws {
+        MediaLog.level = .quiet
+        let manager = try SessionManager(dataDirectory: settings.dataDirectory, maxSessions: settings.maxSessions,
+                                         flushIntervalSeconds: settings.flushIntervalSeconds)
+        let metrics = ServerMetrics(manager: manager)
+        let router = APIRoutes.router(manager: manager, metrics: metrics, settings: settings)
+        var logger = Logger(label: "playhead.serve")
+        logger.logLevel = .warning
+        let bind = settings.bindAddress
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(bind, port: settings.port), serverName: "playhead"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? settings.port
+                FileHandle.standardOutput.write(Data("playhead serve: listening on http://\(bind):\(port)\n".utf8))
+            },
+            logger: logger
+        )
+        do {
+            try await app.runService()
+        } catch {
+            await manager.shutdown()
+            throw error
+        }
+        await manager.shutdown()
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import PlayheadCore
+import Prometheus
+
+/// `GET /metrics`: Prometheus text, refreshed at each scrape from the sessions and the process.
+///
+/// Counters (`playhead_rebuffers_total`, `playhead_bytes_downloaded_total`,
+/// `playhead_frames_presented_total`, `playhead_frames_dropped_total`, `playhead_segments_downloaded_total`,
+/// `playhead_beacons_total`, `playhead_session_errors_total`, `process_cpu_seconds_total`) cover the
+/// sessions of this process, ended and running. Gauges: `playhead_sessions{status}` (stored sessions by
+/// status, `interrupted` included), `playhead_session_bitrate_bits_per_second{session,kind}` (profile and
+/// observed, running sessions), `playhead_session_buffer_seconds{session}`, `process_resident_memory_bytes`.
+public final class ServerMetrics: Sendable {
+    private let registry = PrometheusCollectorRegistry()
+    private let manager: SessionManager
+    private let counters: [String: Counter]
+    private let exported = Mutex<[String: Double]>([:])
+    private let sessionGauges = Mutex<[String: [Gauge]]>([:])
+    private let rss: Gauge
+    private let scrapeLock = NSLock()
+
+    /// The counters and their help lines.
+    static let counterHelp: [(String, String)] = [
+        ("playhead_rebuffers_total", "Rebuffers (stalls after playback started)"),
+        ("playhead_bytes_downloaded_total", "Bytes downloaded by sessions"),
+        ("playhead_frames_presented_total", "Frames presented"),
+        ("playhead_frames_dropped_total", "Video frames dropped for lateness"),
+        ("playhead_segments_downloaded_total", "Segments downloaded"),
+        ("playhead_beacons_total", "Ad beacons sent"),
+        ("playhead_session_errors_total", "Sessions that ended in error"),
+        ("process_cpu_seconds_total", "User and system CPU time of the daemon, seconds"),
+    ]
+
+    /// Creates the metrics of `manager`'s sessions.
+    public init(manager: SessionManager) {
+        self.manager = manager
+        var counters: [String: Counter] = [:]
+        for (name, help) in Self.counterHelp { counters[name] = registry.makeCounter(name: name, help: help) }
+        self.counters = counters
+        rss = registry.makeGauge(name: "process_resident_memory_bytes", help: "Resident memory of the daemon, bytes")
+    }
+
+    /// Refreshes every metric and returns the exposition text.
+    public func scrape() -> String {
+        scrapeLock.withLock {
+            refreshCounters()
+            refreshSessionGauges()
+            refreshStatusGauges()
+            rss.set(to: Double(ProcessStats.residentBytes()))
+            return registry.emitToString()
+        }
+    }
+
+    private func refreshCounters() {
+        let ended = manager.totals.withLock { $0 }
+        var values: [String: Double] = [
+            "playhead_rebuffers_total": Double(ended.rebuffers), "playhead_bytes_downloaded_total": Double(ended.bytes),
+            "playhead_frames_presented_total": Double(ended.framesPresented),
+            "playhead_frames_dropped_total": Double(ended.framesDropped),
+            "playhead_segments_downloaded_total": Double(ended.segments),
+            "playhead_beacons_total": Double(ended.beacons), "playhead_session_errors_total": Double(ended.errors),
+            "process_cpu_seconds_total": ProcessStats.cpuSeconds(),
+        ]
+        for session in manager.runningSessions {
+            let counts = session.counts.withLock { $0 }
+            values["playhead_rebuffers_total", default: 0] += Double(counts.stalls)
+            values["playhead_beacons_total", default: 0] += Double(counts.beacons)
+            guard let info = session.player.playbackInformation else { continue }
+            values["playhead_bytes_downloaded_total", default: 0] += Double(info.bytesDownloaded)
+            values["playhead_frames_presented_total", default: 0] += Double(info.presentedFrameCount)
+            values["playhead_frames_dropped_total", default: 0] += Double(info.droppedFrameCount)
+            values["playhead_segments_downloaded_total", default: 0] += Double(info.segmentsDownloaded)
+        }
+        exported.withLock { last in
+            for (name, value) in values {
+                let delta = value - last[name, default: 0]
+                // A session between its last live figures and its report may dip; counters never go down.
+                guard delta > 0 else { continue }
+                counters[name]?.increment(by: delta)
+                last[name] = value
+            }
+        }
+    }
+
+    private func refreshSessionGauges() {
+        let sessions = manager.runningSessions
+        let ids = Set(sessions.map(\.id))
+        sessionGauges.withLock { gauges in
+            for (id, old) in gauges where !ids.contains(id) {
+                for gauge in old { registry.unregisterGauge(gauge) }
+                gauges[id] = nil
+            }
+            for session in sessions {
+                let set = gauges[session.id] ?? [
+                    registry.makeGauge(name: "playhead_session_bitrate_bits_per_second", labels: [("session", session.id), ("kind", "profile")]),
+                    registry.makeGauge(name: "playhead_session_bitrate_bits_per_second", labels: [("session", session.id), ("kind", "observed")]),
+                    registry.makeGauge(name: "playhead_session_buffer_seconds", labels: [("session", session.id)]),
+                ]
+                gauges[session.id] = set
+                let info = session.player.playbackInformation
+                set[0].set(to: Double(info?.profileBitrate ?? 0))
+                set[1].set(to: info?.observedBitrate ?? 0)
+                set[2].set(to: info?.bufferLengthSeconds ?? 0)
+            }
+        }
+    }
+
+    private func refreshStatusGauges() {
+        var counts = (try? manager.store.statusCounts(active: false)) ?? [:]
+        for session in manager.runningSessions { counts[session.player.status.rawValue, default: 0] += 1 }
+        let statuses = PlayerStatus.allCases.map(\.rawValue) + [SessionStore.interruptedStatus]
+        for status in statuses {
+            registry.makeGauge(name: "playhead_sessions", labels: [("status", status)]).set(to: Double(counts[status] ?? 0))
+        }
+    }
+}

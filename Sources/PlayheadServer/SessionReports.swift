@@ -1,0 +1,61 @@
+import Foundation
+import PlayheadCore
+
+/// Reports of stored sessions: the final one when the session ended, else one put together from what
+/// was recorded (running or interrupted sessions).
+enum SessionReports {
+    /// The report of session `id` and whether it is partial.
+    /// - Throws: 404 for an unknown session.
+    static func report(manager: SessionManager, id: String) throws -> (PlaybackReport, partial: Bool) {
+        guard let stored = try manager.store.session(id: id) else { throw APIError.sessionNotFound(id) }
+        if let report = stored.report { return (report, false) }
+        var report = PlaybackReport(url: stored.spec.url, clock: stored.spec.clock.rawValue, mode: stored.spec.mode.rawValue)
+        report.samples = try manager.store.samples(sessionID: id)
+        report.playbackInformation = report.samples.last
+        for event in try events(manager: manager, id: id) {
+            report.sessionSeconds = max(report.sessionSeconds, event.playerTime)
+            switch event.kind {
+            case let .statusChanged(_, to):
+                if let record: StatusRecord = record(["status": to.rawValue, "playerTime": event.playerTime]) {
+                    report.statuses.append(record)
+                }
+                report.finalStatus = to
+            case .stalled:
+                if let record: RebufferRecord = record(["startSeconds": event.playerTime, "positionSeconds": report.positionSeconds,
+                                                        "durationSeconds": 0]) {
+                    report.rebuffers.append(record)
+                }
+            case let .recovered(duration):
+                if let last = report.rebuffers.indices.last {
+                    report.rebuffers[last].endSeconds = event.playerTime
+                    report.rebuffers[last].durationSeconds = duration
+                }
+            case let .timeChanged(seconds): report.positionSeconds = seconds
+            case let .segmentLoaded(_, _, bytes, _, _):
+                report.segmentsDownloaded += 1
+                report.bytesDownloaded += bytes
+            case let .notification(n), let .error(n): report.notifications.append(n)
+            default: break
+            }
+        }
+        report.totalRebufferSeconds = report.rebuffers.map(\.durationSeconds).reduce(0, +)
+        if stored.status == SessionStore.interruptedStatus { report.error = "interrupted: the daemon stopped while the session ran" }
+        return (report, true)
+    }
+
+    /// A report record made from its JSON fields (the records have no public memberwise initialisers).
+    static func record<Record: Decodable>(_ fields: [String: Any]) -> Record? {
+        guard let data = try? JSONSerialization.data(withJSONObject: fields) else { return nil }
+        return try? JSONDecoder().decode(Record.self, from: data)
+    }
+
+    /// Every stored event of session `id`, decoded (lines that do not decode are skipped).
+    static func events(manager: SessionManager, id: String) throws -> [PlayerEvent] {
+        var events = try manager.store.events(sessionID: id).compactMap { try? PlayerEvent(jsonLine: $0.line) }
+        if let session = manager.runningSession(id) {
+            let last = events.last?.sequence ?? 0
+            events += session.player.bus.events.filter { $0.sequence > last }
+        }
+        return events
+    }
+}

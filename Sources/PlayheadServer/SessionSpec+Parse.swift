@@ -1,0 +1,151 @@
+import Foundation
+import PlayheadMedia
+
+extension SessionSpec {
+    /// The fields the top level of a spec may have.
+    static let topLevelFields: Set<String> = [
+        "url", "clock", "mode", "abr", "ads", "subscribedTags", "dump", "durationSeconds", "startSeconds",
+        "rate", "autoplay", "bandwidthMegabitsPerSecond",
+    ]
+
+    /// Reads a spec from a request body, strictly: the body must be one JSON object, every field must be
+    /// known and of the right type, and `url` must be an absolute http(s) URL with a host.
+    ///
+    /// - Parameter body: The request body.
+    /// - Returns: The spec, with defaults for what the body leaves out.
+    /// - Throws: ``APIError`` (400) naming the first field at fault.
+    public static func parse(_ body: Data) throws(APIError) -> SessionSpec {
+        let value: JSONValue
+        do { value = try JSONDecoder().decode(JSONValue.self, from: body) } catch let DecodingError.dataCorrupted(context) {
+            throw .malformedJSON(context.underlyingError.map { "\($0)" } ?? context.debugDescription)
+        } catch {
+            throw .malformedJSON("\(error)")
+        }
+        guard case let .object(object) = value else { throw .malformedJSON("the top level must be an object") }
+        let r = FieldReader(object: object, prefix: "")
+        try r.rejectUnknown(topLevelFields)
+        guard let url = try r.string("url") else { throw .missingField("url") }
+        try validate(url: url, field: "url")
+        var spec = SessionSpec(url: url)
+        if let clock = try r.string("clock") {
+            guard let parsed = SessionClock(rawValue: clock) else { throw .invalidField("clock", "must be real or virtual") }
+            spec.clock = parsed
+        }
+        if let mode = try r.string("mode") {
+            guard let parsed = DecodeMode(rawValue: mode) else { throw .invalidField("mode", "must be decode, demux or keyframes") }
+            spec.mode = parsed
+        }
+        if let abr = try r.object("abr") {
+            try abr.rejectUnknown(["variant", "maxBitsPerSecond", "minBufferSeconds", "maxBufferSeconds"])
+            spec.abr.variant = try abr.integer("variant", minimum: 0)
+            spec.abr.maxBitsPerSecond = try abr.integer("maxBitsPerSecond", minimum: 1)
+            spec.abr.minBufferSeconds = try abr.number("minBufferSeconds", minimum: 1)
+            spec.abr.maxBufferSeconds = try abr.number("maxBufferSeconds", minimum: 1)
+            if spec.abr.variant != nil, spec.abr.maxBitsPerSecond != nil {
+                throw .invalidField("abr.maxBitsPerSecond", "give abr.variant or abr.maxBitsPerSecond, not both")
+            }
+        }
+        if let ads = try r.object("ads") {
+            try ads.rejectUnknown(["enabled", "adTagURL"])
+            spec.ads.enabled = try ads.bool("enabled") ?? false
+            if let tag = try ads.string("adTagURL") {
+                try validate(url: tag, field: "ads.adTagURL")
+                spec.ads.adTagURL = tag
+            }
+        }
+        if let tags = try r.stringArray("subscribedTags") { spec.subscribedTags = tags }
+        if let dump = try r.object("dump") {
+            try dump.rejectUnknown(["frameEvents"])
+            spec.dump.frameEvents = try dump.bool("frameEvents") ?? false
+        }
+        spec.durationSeconds = try r.number("durationSeconds", minimum: 0.001)
+        spec.startSeconds = try r.number("startSeconds", minimum: 0)
+        spec.rate = try r.number("rate", minimum: 0.001) ?? defaultRate
+        spec.autoplay = try r.bool("autoplay") ?? true
+        spec.bandwidthMegabitsPerSecond = try r.number("bandwidthMegabitsPerSecond", minimum: 0.001) ?? defaultBandwidthMegabitsPerSecond
+        return spec
+    }
+
+    /// Accepts absolute http(s) URLs with a host, nothing else.
+    static func validate(url text: String, field: String) throws(APIError) {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty
+        else { throw .invalidField(field, "must be an absolute http or https URL, got \"\(text)\"") }
+    }
+}
+
+/// A JSON value as the body held it (booleans kept apart from numbers).
+enum JSONValue: Decodable {
+    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+}
+
+/// Typed, strict reads from one JSON object, naming fields by their dotted path.
+struct FieldReader {
+    let object: [String: JSONValue]
+    let prefix: String
+
+    func path(_ key: String) -> String { prefix.isEmpty ? key : prefix + "." + key }
+
+    func rejectUnknown(_ known: Set<String>) throws(APIError) {
+        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) { throw .unknownField(path(unknown)) }
+    }
+
+    /// The value, or nil when absent or JSON null.
+    func raw(_ key: String) -> JSONValue? {
+        guard let value = object[key] else { return nil }
+        if case .null = value { return nil }
+        return value
+    }
+
+    func string(_ key: String) throws(APIError) -> String? {
+        guard let value = raw(key) else { return nil }
+        guard case let .string(text) = value else { throw .invalidField(path(key), "must be a string") }
+        return text
+    }
+
+    func bool(_ key: String) throws(APIError) -> Bool? {
+        guard let value = raw(key) else { return nil }
+        guard case let .bool(flag) = value else { throw .invalidField(path(key), "must be true or false") }
+        return flag
+    }
+
+    func number(_ key: String, minimum: Double) throws(APIError) -> Double? {
+        guard let value = raw(key) else { return nil }
+        guard case let .number(number) = value, number.isFinite else { throw .invalidField(path(key), "must be a number") }
+        guard number >= minimum else { throw .invalidField(path(key), "must be at least \(minimum)") }
+        return number
+    }
+
+    func integer(_ key: String, minimum: Int) throws(APIError) -> Int? {
+        guard let double = try number(key, minimum: Double(minimum)) else { return nil }
+        guard double.rounded() == double, abs(double) < 1e15 else { throw .invalidField(path(key), "must be an integer") }
+        return Int(double)
+    }
+
+    func object(_ key: String) throws(APIError) -> FieldReader? {
+        guard let value = raw(key) else { return nil }
+        guard case let .object(nested) = value else { throw .invalidField(path(key), "must be an object") }
+        return FieldReader(object: nested, prefix: path(key))
+    }
+
+    func stringArray(_ key: String) throws(APIError) -> [String]? {
+        guard let value = raw(key) else { return nil }
+        guard case let .array(array) = value else { throw .invalidField(path(key), "must be an array of strings") }
+        var result: [String] = []
+        for (index, element) in array.enumerated() {
+            guard case let .string(text) = element else { throw .invalidField("\(path(key))[\(index)]", "must be a string") }
+            result.append(text)
+        }
+        return result
+    }
+}

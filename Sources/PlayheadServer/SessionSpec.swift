@@ -1,0 +1,102 @@
+import PlayheadCore
+import PlayheadMedia
+
+/// The clock a daemon session runs on.
+public enum SessionClock: String, Sendable, Codable, CaseIterable {
+    /// Wall-clock time: frames are presented when they are due, as a viewer would see them.
+    case real
+    /// Virtual time: the session runs as fast as the CPU allows over a simulated link.
+    case virtual
+}
+
+/// Variant selection and buffer sizes of a session (`abr` in the JSON spec).
+public struct ABRSettings: Sendable, Codable, Equatable {
+    /// Index of the variant to play in a multivariant playlist (nil: the first, or `maxBitsPerSecond`).
+    public var variant: Int?
+    /// Play the highest variant at most this many bits per second.
+    public var maxBitsPerSecond: Int?
+    /// Smallest forward-buffer target, seconds; default ``BufferPolicy/defaultMinimumSeconds``.
+    public var minBufferSeconds: Double?
+    /// Largest forward-buffer target, seconds; default ``BufferPolicy/defaultMaximumSeconds``.
+    public var maxBufferSeconds: Double?
+
+    /// Creates settings with every value left to the player's defaults.
+    public init() {}
+}
+
+/// Ad settings of a session (`ads`). Recorded with the session; the player has no ad insertion yet,
+/// so they do not change playback until PlayheadAds lands.
+public struct AdSettings: Sendable, Codable, Equatable {
+    /// Whether ads are wanted.
+    public var enabled = false
+    /// A VMAP or VAST URL for client-side ad insertion.
+    public var adTagURL: String?
+
+    /// Creates settings with ads off.
+    public init() {}
+}
+
+/// What a session writes beyond its events (`dump`).
+public struct DumpSettings: Sendable, Codable, Equatable {
+    /// Post a `framePresented` event for every frame (large event logs, frame lateness chart).
+    public var frameEvents = false
+
+    /// Creates settings with nothing extra.
+    public init() {}
+}
+
+/// Everything `POST /v1/sessions` is told: the JSON body, validated by ``SessionSpec/parse(_:)``.
+///
+/// Only `url` is required; every other field has a documented default (named statics below).
+public struct SessionSpec: Sendable, Codable, Equatable {
+    /// Default clock: the real one (a daemon mostly watches streams as a viewer would).
+    public static let defaultClock = SessionClock.real
+    /// Default decode mode: full decoding.
+    public static let defaultMode = DecodeMode.decode
+    /// Default playback rate: 1.
+    public static let defaultRate = 1.0
+    /// Default bandwidth of the simulated link on the virtual clock: 50 Mbit/s.
+    public static let defaultBandwidthMegabitsPerSecond = 50.0
+
+    /// The item: an http(s) URL of a multivariant or media playlist.
+    public var url: String
+    /// The session clock.
+    public var clock = defaultClock
+    /// decode, demux or keyframes.
+    public var mode = defaultMode
+    /// Variant choice and buffer sizes.
+    public var abr = ABRSettings()
+    /// Ad settings (recorded; see ``AdSettings``).
+    public var ads = AdSettings()
+    /// Timed-metadata tags the client subscribes to (recorded; the player posts no tag events yet).
+    public var subscribedTags: [String] = []
+    /// Extra outputs.
+    public var dump = DumpSettings()
+    /// Stop after this many seconds of session time (nil: until the item ends or a stop).
+    public var durationSeconds: Double?
+    /// Start position, seconds (nil: the player's default).
+    public var startSeconds: Double?
+    /// Playback rate.
+    public var rate = defaultRate
+    /// Start playing as soon as ready (otherwise wait for `POST …/play`).
+    public var autoplay = true
+    /// Link bandwidth on the virtual clock, Mbit/s.
+    public var bandwidthMegabitsPerSecond = defaultBandwidthMegabitsPerSecond
+
+    /// Creates a spec for `url` with every other field at its default.
+    public init(url: String) { self.url = url }
+
+    /// The player configuration this spec asks for.
+    public var playerConfiguration: PlayerConfiguration {
+        var configuration = PlayerConfiguration()
+        configuration.mode = mode
+        configuration.variant = abr.variant.map { .index($0) } ?? abr.maxBitsPerSecond.map { .bandwidth($0) } ?? .first
+        configuration.rate = rate
+        configuration.startSeconds = startSeconds
+        configuration.autoplay = autoplay
+        configuration.perFrameEvents = dump.frameEvents
+        if let minimum = abr.minBufferSeconds { configuration.buffer.minimumSeconds = minimum }
+        if let maximum = abr.maxBufferSeconds { configuration.buffer.maximumSeconds = maximum }
+        return configuration
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// How a soak run is set up. Defaults are named statics.
+public struct SoakSettings: Sendable, Codable {
+    /// Default interval between two summary lines: 10 s.
+    public static let defaultSummaryIntervalSeconds = 10.0
+    /// Default RSS growth after warm-up that is flagged: 5 %.
+    public static let defaultMemoryGrowthLimitPercent = 5.0
+    /// Default warm-up: the first fifth of the run, at most 60 s.
+    public static func defaultWarmUpSeconds(durationSeconds: Double) -> Double { min(60, durationSeconds / 5) }
+
+    /// The stream every session plays.
+    public var url: String
+    /// Sessions run at once.
+    public var sessions: Int
+    /// Session length, seconds of real time.
+    public var durationSeconds: Double
+    /// decode, demux or keyframes.
+    public var mode = "demux"
+    /// A daemon's base URL (`http://127.0.0.1:7070`) to run the sessions there; nil: in this process.
+    public var server: String?
+    /// The daemon's bearer token.
+    public var token: String?
+    /// Interval between summary lines, seconds.
+    public var summaryIntervalSeconds = defaultSummaryIntervalSeconds
+    /// Samples before this are warm-up (RSS growth is measured from the first sample after it).
+    public var warmUpSeconds: Double
+    /// RSS growth after warm-up that is flagged, percent.
+    public var memoryGrowthLimitPercent = defaultMemoryGrowthLimitPercent
+
+    /// Creates settings with the defaults.
+    public init(url: String, sessions: Int, durationSeconds: Double) {
+        self.url = url
+        self.sessions = sessions
+        self.durationSeconds = durationSeconds
+        warmUpSeconds = Self.defaultWarmUpSeconds(durationSeconds: durationSeconds)
+    }
+}
+
+/// One session's figures at one moment.
+public struct SoakSessionFigures: Sendable, Codable, Equatable {
+    /// The session id (an index in process, the daemon's id otherwise).
+    public var id: String
+    /// The player status.
+    public var status: String
+    /// Rebuffers so far.
+    public var rebuffers: Int
+    /// Whether it ended in error.
+    public var failed: Bool
+    /// Playback position, seconds.
+    public var positionSeconds: Double
+}
+
+/// The whole run at one moment.
+public struct SoakSample: Sendable, Codable {
+    /// Seconds since the sessions were started.
+    public var elapsedSeconds: Double
+    /// Sessions still running.
+    public var running: Int
+    /// Rebuffers over all sessions.
+    public var rebuffers: Int
+    /// Sessions that ended in error.
+    public var errors: Int
+    /// CPU of the process playing the sessions since the previous sample, percent of one core.
+    public var cpuPercent: Double
+    /// Its resident memory, bytes.
+    public var rssBytes: Int
+    /// Resident memory divided by the sessions, bytes.
+    public var rssPerSessionBytes: Int
+    /// Each session.
+    public var sessions: [SoakSessionFigures]
+
+    /// The summary line printed every interval.
+    public var line: String {
+        String(format: "soak %6.0f s  running %3d  rebuffers %3d  errors %2d  cpu %6.1f %%  rss %7.1f MiB  rss/session %6.2f MiB",
+               elapsedSeconds, running, rebuffers, errors, cpuPercent, Double(rssBytes) / 1_048_576, Double(rssPerSessionBytes) / 1_048_576)
+    }
+}
+
+/// The end of a soak run: samples over time, per-session figures and the flags raised.
+public struct SoakReport: Sendable, Codable {
+    /// The settings run.
+    public var settings: SoakSettings
+    /// Every sample, in time order.
+    public var samples: [SoakSample]
+    /// RSS growth from the first sample after warm-up to the last, percent (nil if too short to say).
+    public var rssGrowthPercent: Double?
+    /// Mean CPU over the samples after warm-up, percent of one core.
+    public var meanCPUPercent: Double
+    /// Problems found: memory growth past the limit, stalls, errors.
+    public var flags: [String]
+
+    /// Builds the report from the samples.
+    public init(settings: SoakSettings, samples: [SoakSample]) {
+        self.settings = settings
+        self.samples = samples
+        let warm = samples.filter { $0.elapsedSeconds >= settings.warmUpSeconds }
+        if let first = warm.first, let last = warm.last, first.elapsedSeconds < last.elapsedSeconds, first.rssBytes > 0 {
+            rssGrowthPercent = (Double(last.rssBytes) / Double(first.rssBytes) - 1) * 100
+        }
+        let cpu = warm.isEmpty ? samples : warm
+        meanCPUPercent = cpu.isEmpty ? 0 : cpu.map(\.cpuPercent).reduce(0, +) / Double(cpu.count)
+        var flags: [String] = []
+        if let growth = rssGrowthPercent, growth >= settings.memoryGrowthLimitPercent {
+            flags.append(String(format: "memory growth: RSS grew %.1f %% after warm-up (limit %.1f %%)", growth, settings.memoryGrowthLimitPercent))
+        }
+        for session in samples.last?.sessions ?? [] {
+            if session.rebuffers > 0 { flags.append("stalls: session \(session.id) rebuffered \(session.rebuffers) times") }
+            if session.failed { flags.append("error: session \(session.id) ended in error") }
+        }
+        self.flags = flags
+    }
+
+    /// The closing text: samples over time, per-session figures, flags.
+    public var text: String {
+        var lines = ["soak report: \(settings.sessions) sessions × \(Int(settings.durationSeconds)) s, \(settings.mode), \(settings.url)"]
+        lines.append("  time (s)  running  rebuffers  errors    cpu %   rss MiB  rss/session MiB")
+        for s in samples {
+            lines.append(String(format: "  %8.0f  %7d  %9d  %6d  %7.1f  %8.1f  %15.2f", s.elapsedSeconds, s.running, s.rebuffers, s.errors,
+                                s.cpuPercent, Double(s.rssBytes) / 1_048_576, Double(s.rssPerSessionBytes) / 1_048_576))
+        }
+        lines.append("  per session: id  status  rebuffers  position (s)")
+        for session in samples.last?.sessions ?? [] {
+            lines.append(String(format: "    %@  %@  %d  %.1f", session.id, session.status, session.rebuffers, session.positionSeconds))
+        }
+        lines.append(String(format: "  mean CPU after warm-up %.1f %% of one core (%.2f %% per session)", meanCPUPercent,
+                            meanCPUPercent / Double(max(settings.sessions, 1))))
+        if let growth = rssGrowthPercent { lines.append(String(format: "  RSS growth after warm-up (%.0f s): %.2f %%", settings.warmUpSeconds, growth)) }
+        lines.append(flags.isEmpty ? "  flags: none" : "  flags:\n" + flags.map { "    " + $0 }.joined(separator: "\n"))
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import PlayheadCore
+import PlayheadMedia
+import PlayheadNet
+
+/// Where a soak's sessions run: in this process, or in a daemon.
+protocol SoakTarget: Sendable {
+    /// Starts every session.
+    func start() async throws
+    /// Each session's figures and the playing process's resources now.
+    func snapshot() async throws -> ([SoakSessionFigures], ProcessStats)
+    /// Stops whatever still runs and waits for it.
+    func finish() async
+}
+
+/// `playhead soak`: runs many real-clock sessions at once, prints a summary line every interval and ends
+/// with a ``SoakReport``.
+public enum SoakRunner {
+    /// Runs the soak.
+    /// - Parameters:
+    ///   - settings: What to run.
+    ///   - print: Called with each summary line.
+    /// - Returns: The report.
+    public static func run(_ settings: SoakSettings, print: @Sendable (String) -> Void) async throws -> SoakReport {
+        MediaLog.level = .quiet
+        let target: any SoakTarget = settings.server.map { DaemonSoakTarget(settings: settings, server: $0) }
+            ?? InProcessSoakTarget(settings: settings)
+        try await target.start()
+        let started = Date()
+        var samples: [SoakSample] = []
+        var last = (time: started, cpu: ProcessStats.current().cpuSeconds)
+        if settings.server != nil { last.cpu = try await target.snapshot().1.cpuSeconds }
+        while true {
+            let elapsed = Date().timeIntervalSince(started)
+            let wait = min(settings.summaryIntervalSeconds, max(0.1, settings.durationSeconds + 5 - elapsed))
+            try? await Task.sleep(for: .seconds(wait))
+            let (sessions, stats) = try await target.snapshot()
+            let now = Date()
+            let cpu = (stats.cpuSeconds - last.cpu) / max(now.timeIntervalSince(last.time), 0.001) * 100
+            last = (now, stats.cpuSeconds)
+            let running = sessions.filter { !["completed", "stopped", "error"].contains($0.status) }.count
+            let sample = SoakSample(elapsedSeconds: now.timeIntervalSince(started), running: running,
+                                    rebuffers: sessions.map(\.rebuffers).reduce(0, +), errors: sessions.filter(\.failed).count,
+                                    cpuPercent: cpu, rssBytes: stats.residentBytes,
+                                    rssPerSessionBytes: stats.residentBytes / max(settings.sessions, 1), sessions: sessions)
+            samples.append(sample)
+            print(sample.line)
+            if running == 0 || sample.elapsedSeconds > settings.durationSeconds + 60 { break }
+        }
+        await target.finish()
+        return SoakReport(settings: settings, samples: samples)
+    }
+}
+
+/// Sessions as players in this process.
+final class InProcessSoakTarget: SoakTarget {
+    let settings: SoakSettings
+    let client = HTTPClient()
+    let players: [MediaPlayer]
+    let stalls: [Mutex<Int>]
+    let tasks = Mutex<[Task<PlaybackReport, Never>]>([])
+
+    init(settings: SoakSettings) {
+        self.settings = settings
+        var configuration = PlayerConfiguration()
+        configuration.mode = DecodeMode(rawValue: settings.mode) ?? .demux
+        players = (0..<settings.sessions).map { [client] _ in
+            MediaPlayer(url: settings.url, configuration: configuration, driver: RealTimeDriver(), network: LiveNetwork(client: client))
+        }
+        stalls = players.map { _ in Mutex(0) }
+    }
+
+    func start() async throws {
+        for (player, count) in zip(players, stalls) {
+            player.bus.subscribe { event in if case .stalled = event.kind { count.withLock { $0 += 1 } } }
+            let duration = settings.durationSeconds
+            let task = Task.detached { await player.run(maxSessionSeconds: duration) }
+            tasks.withLock { $0.append(task) }
+        }
+    }
+
+    func snapshot() async throws -> ([SoakSessionFigures], ProcessStats) {
+        let figures = zip(players, stalls).enumerated().map { index, pair in
+            SoakSessionFigures(id: String(index + 1), status: pair.0.status.rawValue, rebuffers: pair.1.withLock { $0 },
+                               failed: pair.0.status == .error, positionSeconds: pair.0.currentTime)
+        }
+        return (figures, ProcessStats.current())
+    }
+
+    func finish() async {
+        for player in players { player.stop() }
+        for task in tasks.withLock({ $0 }) { _ = await task.value }
+        client.shutdown()
+    }
+}
+
+/// Sessions in a daemon, created and read through its API.
+final class DaemonSoakTarget: SoakTarget {
+    let settings: SoakSettings
+    let server: String
+    let ids = Mutex<[String]>([])
+    /// The last figures read while each session ran (an ended session has no live figures any more).
+    let lastSeen = Mutex<[String: SoakSessionFigures]>([:])
+
+    init(settings: SoakSettings, server: String) {
+        self.settings = settings
+        self.server = server.hasSuffix("/") ? String(server.dropLast()) : server
+    }
+
+    var headers: [String: String] {
+        var fields = ["Content-Type": "application/json"]
+        if let token = settings.token { fields["Authorization"] = "Bearer " + token }
+        return fields
+    }
+
+    func start() async throws {
+        let spec: [String: Any] = ["url": settings.url, "clock": "real", "mode": settings.mode, "durationSeconds": settings.durationSeconds]
+        let body = try JSONSerialization.data(withJSONObject: spec)
+        for _ in 0..<settings.sessions {
+            let reply = try LoopbackHTTPClient.send("POST", server + "/v1/sessions", headers: headers, body: body)
+            guard reply.status == 201, let object = try JSONSerialization.jsonObject(with: reply.body) as? [String: Any],
+                  let id = object["id"] as? String else {
+                throw LoopbackHTTPClient.Failure(description: "creating a session: \(reply.status) \(reply.text)")
+            }
+            ids.withLock { $0.append(id) }
+        }
+    }
+
+    func snapshot() async throws -> ([SoakSessionFigures], ProcessStats) {
+        var figures: [SoakSessionFigures] = []
+        for id in ids.withLock({ $0 }) {
+            let reply = try LoopbackHTTPClient.send("GET", server + "/v1/sessions/" + id, headers: headers)
+            let object = (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any] ?? [:]
+            let status = object["status"] as? String ?? "unknown"
+            var figure = lastSeen.withLock { $0[id] } ?? SoakSessionFigures(id: id, status: status, rebuffers: 0, failed: false, positionSeconds: 0)
+            figure.status = status
+            figure.failed = status == "error"
+            if let live = object["live"] as? [String: Any] {
+                figure.rebuffers = live["rebufferCount"] as? Int ?? figure.rebuffers
+                figure.positionSeconds = live["positionSeconds"] as? Double ?? figure.positionSeconds
+            }
+            lastSeen.withLock { $0[id] = figure }
+            figures.append(figure)
+        }
+        let metrics = try LoopbackHTTPClient.send("GET", server + "/metrics", headers: headers).text
+        return (figures, ProcessStats(residentBytes: Int(Self.value("process_resident_memory_bytes", in: metrics)),
+                                      cpuSeconds: Self.value("process_cpu_seconds_total", in: metrics)))
+    }
+
+    func finish() async {
+        for id in ids.withLock({ $0 }) {
+            _ = try? LoopbackHTTPClient.send("POST", server + "/v1/sessions/\(id)/stop", headers: headers)
+        }
+    }
+
+    /// The value of an unlabelled metric in Prometheus text.
+    static func value(_ name: String, in text: String) -> Double {
+        for line in text.split(separator: "\n") where line.hasPrefix(name + " ") {
+            return Double(line.split(separator: " ").last ?? "") ?? 0
+        }
+        return 0
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import PlayheadServer
+
+/// `playhead serve`: the HTTP daemon (sessions, SSE events, reports, Prometheus metrics, SQLite store).
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the Playhead daemon: an HTTP API to create and steer playback sessions.",
+        discussion: """
+        The API is described in docs/openapi.yaml. Sessions, their events, QoS samples and reports are kept in \
+        DIR/playhead.sqlite (WAL): after a restart past sessions are still listed, and sessions that were running \
+        are marked interrupted. SIGINT or SIGTERM stop the running sessions and store their reports before exiting.
+        """
+    )
+
+    @Option(help: "Address to listen on.")
+    var bind = ServerSettings.defaultBindAddress
+
+    @Option(help: "TCP port (0: any free port; the port is printed on standard output).")
+    var port = ServerSettings.defaultPort
+
+    @Option(help: "Require 'Authorization: Bearer TOKEN' on every request but /healthz.")
+    var token: String?
+
+    @Option(name: .customLong("data"), help: "Data directory of the store.")
+    var data = ServerSettings.defaultDataDirectory
+
+    @Option(name: .customLong("max-sessions"), help: "Most sessions running at once (429 past it).")
+    var maxSessions = ServerSettings.defaultMaxSessions
+
+    @Option(name: .customLong("max-body-bytes"), help: "Largest request body accepted (413 past it).")
+    var maxBodyBytes = ServerSettings.defaultMaxBodyBytes
+
+    func validate() throws {
+        if !(0...65_535).contains(port) { throw ValidationError("--port must be 0…65535") }
+        if maxSessions < 1 { throw ValidationError("--max-sessions must be at least 1") }
+        if maxBodyBytes < 1 { throw ValidationError("--max-body-bytes must be at least 1") }
+        if token?.isEmpty == true { throw ValidationError("--token must not be empty") }
+    }
+
+    func run() async throws {
+        var settings = ServerSettings()
+        settings.bindAddress = bind
+        settings.port = port
+        settings.token = token
+        settings.dataDirectory = data
+        settings.maxSessions = maxSessions
+        settings.maxBodyBytes = maxBodyBytes
+        do {
+            try await PlayheadDaemon.run(settings: settings)
+        } catch {
+            FileHandle.standardError.write(Data("playhead serve: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+}

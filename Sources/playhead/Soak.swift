@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import PlayheadServer
+
+/// `playhead soak`: many real-clock sessions at once, watched for rebuffers, errors, CPU and memory.
+struct Soak: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run many playback sessions at once on the real clock and report rebuffers, errors, CPU and RSS.",
+        discussion: """
+        Prints a summary line every --interval seconds, then a report of every sample, each session's figures \
+        and flags: RSS growing by --memory-growth-limit percent or more after warm-up, sessions that stalled, \
+        sessions that failed. Exit status 0 when nothing was flagged, 1 otherwise.
+        """
+    )
+
+    @Argument(help: "The stream every session plays (http or https URL).")
+    var url: String
+
+    @Option(help: "Sessions at once.")
+    var sessions = 10
+
+    @Option(help: "Seconds each session plays.")
+    var duration = 60.0
+
+    @Option(help: "decode, demux or keyframes.")
+    var mode = "demux"
+
+    @Option(help: "Run the sessions in this daemon (http://HOST:PORT) instead of in process.")
+    var server: String?
+
+    @Option(help: "The daemon's bearer token.")
+    var token: String?
+
+    @Option(help: "Seconds between two summary lines.")
+    var interval = SoakSettings.defaultSummaryIntervalSeconds
+
+    @Option(name: .customLong("warm-up"), help: "Seconds of warm-up before RSS growth is measured (default: a fifth of --duration, at most 60).")
+    var warmUp: Double?
+
+    @Option(name: .customLong("memory-growth-limit"), help: "RSS growth after warm-up that is flagged, percent.")
+    var memoryGrowthLimit = SoakSettings.defaultMemoryGrowthLimitPercent
+
+    @Option(help: "Also write the report as JSON to FILE.")
+    var report: String?
+
+    func validate() throws {
+        if sessions < 1 { throw ValidationError("--sessions must be at least 1") }
+        if duration <= 0 { throw ValidationError("--duration must be positive") }
+        if interval <= 0 { throw ValidationError("--interval must be positive") }
+        if !["decode", "demux", "keyframes"].contains(mode) { throw ValidationError("--mode must be decode, demux or keyframes") }
+    }
+
+    func run() async throws {
+        var settings = SoakSettings(url: url, sessions: sessions, durationSeconds: duration)
+        settings.mode = mode
+        settings.server = server
+        settings.token = token
+        settings.summaryIntervalSeconds = interval
+        if let warmUp { settings.warmUpSeconds = warmUp }
+        settings.memoryGrowthLimitPercent = memoryGrowthLimit
+        let result: SoakReport
+        do {
+            result = try await SoakRunner.run(settings) { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+        } catch {
+            FileHandle.standardError.write(Data("playhead soak: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        FileHandle.standardOutput.write(Data(result.text.utf8))
+        if let report {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(result).write(to: URL(fileURLWithPath: report))
+        }
+        if !result.flags.isEmpty { throw ExitCode(1) }
+    }
+}

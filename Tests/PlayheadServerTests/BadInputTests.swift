@@ -1,0 +1,135 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PlayheadOrigin
+import PlayheadServer
+import Testing
+
+/// Each bad input of issue #7 answers with its status and a JSON error, and loses nothing recorded.
+@Suite struct BadInputTests {
+    static let token = "s3cret"
+
+    /// Runs `test` against the API routes (in memory, no socket) with a token, a 512-byte body limit and
+    /// at most one running session.
+    func withAPI(_ test: @escaping @Sendable (any TestClientProtocol, SessionManager) async throws -> Void) async throws {
+        var settings = ServerSettings()
+        settings.token = Self.token
+        settings.maxBodyBytes = 512
+        settings.maxSessions = 1
+        let manager = try SessionManager(dataDirectory: ServerFixtures.temporaryDirectory("bad-input"), maxSessions: 1)
+        let router = APIRoutes.router(manager: manager, metrics: ServerMetrics(manager: manager), settings: settings)
+        let app = Application(router: router)
+        try await app.test(.router) { client in try await test(client, manager) }
+        await manager.shutdown()
+    }
+
+    var auth: HTTPFields { [.authorization: "Bearer \(Self.token)", .contentType: "application/json"] }
+
+    func error(_ body: ByteBuffer) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]
+        return try #require(object?["error"] as? [String: Any])
+    }
+
+    func post(_ client: any TestClientProtocol, _ json: String, headers: HTTPFields? = nil) async throws -> TestResponse {
+        try await client.execute(uri: "/v1/sessions", method: .post, headers: headers ?? auth, body: ByteBuffer(string: json))
+    }
+
+    @Test func malformedJSONIs400() async throws {
+        try await withAPI { client, _ in
+            let response = try await post(client, "{\"url\": ")
+            #expect(response.status == .badRequest)
+            #expect(try error(response.body)["code"] as? String == "malformedJSON")
+        }
+    }
+
+    @Test func unknownFieldsAre400NamingTheField() async throws {
+        try await withAPI { client, _ in
+            let top = try await post(client, #"{"url": "http://127.0.0.1:1/a.m3u8", "colour": "red"}"#)
+            #expect(top.status == .badRequest)
+            #expect(try error(top.body)["field"] as? String == "colour")
+            let nested = try await post(client, #"{"url": "http://127.0.0.1:1/a.m3u8", "abr": {"variant": 0, "speed": 2}}"#)
+            #expect(nested.status == .badRequest)
+            #expect(try error(nested.body)["field"] as? String == "abr.speed")
+            #expect(try error(nested.body)["code"] as? String == "unknownField")
+        }
+    }
+
+    @Test func badURLAndBadValuesAre400NamingTheField() async throws {
+        try await withAPI { client, _ in
+            for (json, field) in [
+                (#"{"url": "not a url"}"#, "url"), (#"{"url": "ftp://host/x.m3u8"}"#, "url"), (#"{"url": 12}"#, "url"),
+                (#"{}"#, "url"), (#"{"url": "http://h/x.m3u8", "clock": "sundial"}"#, "clock"),
+                (#"{"url": "http://h/x.m3u8", "durationSeconds": "long"}"#, "durationSeconds"),
+                (#"{"url": "http://h/x.m3u8", "autoplay": 1}"#, "autoplay"),
+                (##"{"url": "http://h/x.m3u8", "subscribedTags": ["#EXT-X-DATERANGE", 3]}"##, "subscribedTags[1]"),
+            ] {
+                let response = try await post(client, json)
+                #expect(response.status == .badRequest, "\(json)")
+                #expect(try error(response.body)["field"] as? String == field, "\(json)")
+            }
+        }
+    }
+
+    @Test func unknownSessionIs404() async throws {
+        try await withAPI { client, _ in
+            for (method, path) in [(HTTPRequest.Method.get, "/v1/sessions/nope"), (.post, "/v1/sessions/nope/play"),
+                                   (.post, "/v1/sessions/nope/pause"), (.post, "/v1/sessions/nope/stop"),
+                                   (.get, "/v1/sessions/nope/events"), (.get, "/v1/sessions/nope/report"),
+                                   (.get, "/v1/sessions/nope/report.html"), (.delete, "/v1/sessions/nope")] {
+                let response = try await client.execute(uri: path, method: method, headers: auth)
+                #expect(response.status == .notFound, "\(method) \(path)")
+                #expect(try error(response.body)["code"] as? String == "notFound")
+            }
+            let seek = try await client.execute(uri: "/v1/sessions/nope/seek", method: .post, headers: auth, body: ByteBuffer(string: #"{"seconds": 3}"#))
+            #expect(seek.status == .notFound)
+        }
+    }
+
+    @Test func missingOrWrongTokenIs401() async throws {
+        try await withAPI { client, _ in
+            let missing = try await client.execute(uri: "/v1/sessions", method: .get)
+            #expect(missing.status == .unauthorized)
+            #expect(missing.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
+            let wrong = try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer guess"])
+            #expect(wrong.status == .unauthorized)
+            #expect(try error(wrong.body)["code"] as? String == "unauthorized")
+            let health = try await client.execute(uri: "/healthz", method: .get)
+            #expect(health.status == .ok)
+        }
+    }
+
+    @Test func bodyOverTheLimitIs413() async throws {
+        try await withAPI { client, _ in
+            let padding = String(repeating: "x", count: 2_000)
+            let response = try await post(client, #"{"url": "http://h/x.m3u8", "subscribedTags": ["\#(padding)"]}"#)
+            #expect(response.status == .contentTooLarge)
+            #expect(try error(response.body)["message"] as? String == "the body is larger than the limit of 512 bytes")
+        }
+    }
+
+    /// At the limit a new session is refused with the limit in the message; the running session, its
+    /// events and the list are untouched by that and by every other bad request.
+    @Test func tooManySessionsIs429AndNothingRecordedIsLost() async throws {
+        let origin = try LoopbackHTTPServer(root: ServerFixtures.streams)
+        defer { origin.stop() }
+        try await withAPI { client, manager in
+            let url = origin.url("/ts/v0/index.m3u8")
+            let created = try await post(client, #"{"url": "\#(url)", "autoplay": false, "mode": "demux"}"#)
+            #expect(created.status == .created)
+            let id = try #require((try JSONSerialization.jsonObject(with: Data(created.body.readableBytesView)) as? [String: Any])?["id"] as? String)
+            while (try manager.store.session(id: id)?.status) != "ready" { try await Task.sleep(for: .milliseconds(50)) }
+            let before = try manager.store.events(sessionID: id)
+            let refused = try await post(client, #"{"url": "\#(url)"}"#)
+            #expect(refused.status == .tooManyRequests)
+            #expect((try error(refused.body)["message"] as? String)?.contains("at most 1 ") == true)
+            _ = try await post(client, "{oops")
+            _ = try await post(client, #"{"url": "\#(url)", "bogus": 1}"#, headers: [.contentType: "application/json"])
+            _ = try await client.execute(uri: "/v1/sessions/\(id)/seek", method: .post, headers: auth, body: ByteBuffer(string: #"{"secs": 1}"#))
+            let sessions = try manager.store.sessions()
+            #expect(sessions.map(\.id) == [id])
+            #expect(Array(try manager.store.events(sessionID: id).prefix(before.count)) == before)
+            let listed = try await client.execute(uri: "/v1/sessions", method: .get, headers: auth)
+            #expect(listed.status == .ok)
+        }
+    }
+}

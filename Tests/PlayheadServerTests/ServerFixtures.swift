@@ -1,0 +1,140 @@
+import Foundation
+import PlayheadServer
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Shared set-up for the daemon's tests: generated streams, temporary data directories, the built
+/// `playhead` binary run as a child process, and an SSE parser.
+enum ServerFixtures {
+    static let repoRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The generated streams folder (made on first use).
+    static let streams: String = {
+        let process = Process()
+        process.executableURL = repoRoot.appendingPathComponent("scripts/make-test-streams")
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try! process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }()
+
+    /// The `playhead` binary next to the test bundle (the test target depends on it, so it is built).
+    static let playhead: String = {
+        var dir = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("playhead").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir.deleteLastPathComponent()
+        }
+        return repoRoot.appendingPathComponent(".build/debug/playhead").path
+    }()
+
+    /// Whether the built binary knows `serve` (it does once `Serve` is registered as a subcommand).
+    static let binaryHasServe: Bool = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ServerFixtures.playhead)
+        process.arguments = ["serve", "--help"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    /// A new empty directory under the temporary folder.
+    static func temporaryDirectory(_ name: String) -> String {
+        let path = NSTemporaryDirectory() + "playhead-\(name)-\(UUID().uuidString)"
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// One Server-Sent Event.
+    struct SSE: Equatable {
+        var id: Int
+        var event: String
+        var data: String
+    }
+
+    /// Parses an SSE body into its events (a last event cut short is left out).
+    static func parseSSE(_ text: String) -> [SSE] {
+        text.components(separatedBy: "\n\n").dropLast().compactMap { block in
+            var id: Int?, event = "", data = ""
+            for line in block.split(separator: "\n") {
+                if line.hasPrefix("id: ") { id = Int(line.dropFirst(4)) }
+                if line.hasPrefix("event: ") { event = String(line.dropFirst(7)) }
+                if line.hasPrefix("data: ") { data = String(line.dropFirst(6)) }
+            }
+            return id.map { SSE(id: $0, event: event, data: data) }
+        }
+    }
+
+    /// The JSON object of a reply body.
+    static func object(_ reply: LoopbackHTTPClient.Reply) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any] ?? [:]
+    }
+}
+
+/// `playhead serve` running as a child process, so that SIGKILL is real.
+final class DaemonProcess: @unchecked Sendable {
+    let process = Process()
+    let baseURL: String
+    let token: String?
+
+    /// Starts the daemon on a free port with `data` as its data directory and waits until it listens.
+    init(data: String, token: String? = nil, extra: [String] = []) throws {
+        self.token = token
+        process.executableURL = URL(fileURLWithPath: ServerFixtures.playhead)
+        process.arguments = ["serve", "--port", "0", "--data", data] + (token.map { ["--token", $0] } ?? []) + extra
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        var seen = Data()
+        let handle = out.fileHandleForReading
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            seen += chunk
+            if let text = String(data: seen, encoding: .utf8), let range = text.range(of: "listening on ") {
+                let rest = text[range.upperBound...]
+                if let end = rest.firstIndex(of: "\n") {
+                    baseURL = String(rest[..<end])
+                    return
+                }
+            }
+        }
+        process.terminate()
+        throw LoopbackHTTPClient.Failure(description: "the daemon did not start: \(String(decoding: seen, as: UTF8.self))")
+    }
+
+    /// Sends a request with the token.
+    func send(_ method: String, _ path: String, json: String? = nil, headers: [String: String] = [:],
+              timeoutSeconds: Double = 30) throws -> LoopbackHTTPClient.Reply {
+        var fields = headers
+        if let token { fields["Authorization"] = "Bearer " + token }
+        if json != nil { fields["Content-Type"] = "application/json" }
+        return try LoopbackHTTPClient.send(method, baseURL + path, headers: fields, body: json.map { Data($0.utf8) },
+                                           timeoutSeconds: timeoutSeconds)
+    }
+
+    /// SIGKILL, then wait for the process to be gone.
+    func kill() {
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// SIGTERM (graceful), then wait.
+    func terminate() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
+    deinit { if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) } }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import PlayheadServer
+import Testing
+
+/// The spec parser: defaults, every field read, and the field named in each error.
+@Suite struct SessionSpecTests {
+    func parse(_ json: String) throws -> SessionSpec { try SessionSpec.parse(Data(json.utf8)) }
+
+    @Test func onlyTheURLIsRequired() throws {
+        let spec = try parse(#"{"url": "https://example.com/master.m3u8"}"#)
+        #expect(spec == SessionSpec(url: "https://example.com/master.m3u8"))
+        #expect(spec.clock == .real && spec.rate == 1 && spec.autoplay)
+    }
+
+    @Test func everyFieldIsRead() throws {
+        let spec = try parse("""
+        {"url": "http://127.0.0.1:8080/a.m3u8", "clock": "virtual", "mode": "demux",
+         "abr": {"maxBitsPerSecond": 2000000, "minBufferSeconds": 4, "maxBufferSeconds": 20},
+         "ads": {"enabled": true, "adTagURL": "http://127.0.0.1:8080/vmap.xml"}, "subscribedTags": ["#EXT-X-DATERANGE"],
+         "dump": {"frameEvents": true}, "durationSeconds": 12.5, "startSeconds": 3, "rate": 2, "autoplay": false,
+         "bandwidthMegabitsPerSecond": 8}
+        """)
+        #expect(spec.clock == .virtual && spec.mode == .demux && spec.abr.maxBitsPerSecond == 2_000_000)
+        #expect(spec.ads.enabled && spec.subscribedTags == ["#EXT-X-DATERANGE"] && spec.dump.frameEvents)
+        #expect(spec.durationSeconds == 12.5 && spec.startSeconds == 3 && spec.rate == 2 && !spec.autoplay)
+        let configuration = spec.playerConfiguration
+        #expect(configuration.buffer.minimumSeconds == 4 && configuration.buffer.maximumSeconds == 20 && configuration.perFrameEvents)
+    }
+
+    @Test func errorsNameTheField() {
+        let cases: [(String, String?)] = [
+            (#"[1, 2]"#, nil), (#"{"url": "http://h/a", "abr": {"variant": 1.5}}"#, "abr.variant"),
+            (#"{"url": "http://h/a", "abr": {"variant": 1, "maxBitsPerSecond": 5}}"#, "abr.maxBitsPerSecond"),
+            (#"{"url": "http://h/a", "ads": {"adTagURL": "javascript:x"}}"#, "ads.adTagURL"),
+            (#"{"url": "http://h/a", "rate": -1}"#, "rate"), (#"{"url": "http://h/a", "dump": []}"#, "dump"),
+        ]
+        for (json, field) in cases {
+            #expect(throws: APIError.self) { try parse(json) }
+            do { _ = try parse(json) } catch let error as APIError { #expect(error.field == field, "\(json)") } catch {}
+        }
+    }
+}
