@@ -91,6 +91,8 @@ public struct SessionSpec: Sendable, Codable, Equatable {
         var configuration = PlayerConfiguration()
         configuration.mode = mode
         configuration.variant = abr.variant.map { .index($0) } ?? abr.maxBitsPerSecond.map { .bandwidth($0) } ?? .first
+        // A fixed variant turns adaptive bitrate off; otherwise the player's default ABR runs.
+        if abr.variant != nil || abr.maxBitsPerSecond != nil { configuration.abr = nil }
         configuration.rate = rate
         configuration.startSeconds = startSeconds
         configuration.autoplay = autoplay

@@ -20,6 +20,7 @@ import Testing
         var configuration = PlayerConfiguration()
         configuration.mode = .demux
         configuration.variant = .index(3)
+        configuration.abr = nil
         let link = SimulatedLink(trace: BandwidthTrace(name: "slow", times: [0, 1], megabitsPerSecond: [1.5, 1.5]))
         let player = MediaPlayer(url: origin.url("/ts/master.m3u8"), configuration: configuration, driver: VirtualTimeDriver(),
                                  network: SimulatedNetwork(client: client, link: link))
