@@ -82,6 +82,9 @@ public final class Demuxer {
         }
     }
 
+    /// Frees the segment's bytes after the last packet was read (the packets keep their own data).
+    func releaseInput() { input.release() }
+
     /// The raw stream, for decoder set-up inside this module.
     func stream(at index: Int) -> UnsafeMutablePointer<AVStream> { format!.pointee.streams[index]! }
 

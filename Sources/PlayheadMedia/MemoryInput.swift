@@ -5,8 +5,8 @@ import CFFmpeg
 /// libavformat reads a segment through this instead of a URL, so the network and the demuxer stay
 /// apart. The instance must outlive the format context that uses its `context`.
 final class MemoryInput {
-    /// The bytes being read.
-    let bytes: [UInt8]
+    /// The bytes being read (dropped by `release()` once everything was read).
+    private(set) var bytes: [UInt8]
     /// The read position in `bytes`.
     private(set) var position = 0
     /// The AVIOContext handed to libavformat.
@@ -39,6 +39,13 @@ final class MemoryInput {
             av_freep(&context!.pointee.buffer)
             avio_context_free(&context)
         }
+    }
+
+    /// Drops the bytes once the demuxer has read them all (its packets own their data), so a
+    /// buffered segment does not hold its payload twice. Later reads see end of file.
+    func release() {
+        bytes = []
+        position = 0
     }
 
     private static func from(_ opaque: UnsafeMutableRawPointer?) -> MemoryInput {

@@ -134,6 +134,7 @@ public final class RenditionDecoder {
                 if consecutiveErrors >= Self.maxConsecutiveDemuxErrors { break }
             }
         }
+        demuxer.releaseInput()
         return DemuxedSegment(demuxer: demuxer, packets: packets, damage: damage, discontinuity: discontinuity)
     }
 
