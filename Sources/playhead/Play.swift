@@ -3,6 +3,7 @@ import Foundation
 import PlayheadCore
 import PlayheadMedia
 import PlayheadNet
+import PlayheadReport
 
 /// `playhead play URL`: one playback session, on the real or the virtual clock.
 struct Play: AsyncParsableCommand {
@@ -78,6 +79,9 @@ struct Play: AsyncParsableCommand {
 
     @Option(help: "Write the JSON report to FILE, or - for standard output.")
     var report: String?
+
+    @Option(help: "Write the HTML report (charts and tables, one self-contained page) to FILE.")
+    var reportHtml: String?
 
     @Option(help: "Write presented frames as Y4M video and WAV audio into DIR.")
     var dump: String?
@@ -170,7 +174,7 @@ struct Play: AsyncParsableCommand {
 
         let player = MediaPlayer(url: url, configuration: configuration, driver: driver, network: network,
                                  scheduled: try scheduledCommands(), dump: dumpSink)
-        let outputs = try SessionOutputs(events: events, framemd5: framemd5, player: player)
+        let outputs = try SessionOutputs(events: events, framemd5: framemd5, keepEvents: reportHtml != nil, player: player)
         let progress = isatty(2) != 0 ? ProgressLine(player: player) : nil
         progress?.start()
         let result = await player.run(maxSessionSeconds: duration)
@@ -182,6 +186,13 @@ struct Play: AsyncParsableCommand {
         var final = result
         final.device = DeviceInformation.current(playheadVersion: Playhead.version, ffmpegVersion: nil, curlVersion: HTTPClient.curlVersion)
         try writeReport(final)
+        if let reportHtml {
+            let page = PlaybackReportHTML.render(report: final, events: outputs.keptEvents)
+            do { try page.write(toFile: reportHtml, atomically: true, encoding: .utf8) } catch {
+                printError("cannot write \(reportHtml): \(error.localizedDescription)")
+                throw ExitCode(2)
+            }
+        }
         if final.finalStatus == .error {
             printError(final.error ?? "playback failed")
             throw ExitCode(1)

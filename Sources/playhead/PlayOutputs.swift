@@ -9,8 +9,12 @@ final class SessionOutputs: @unchecked Sendable {
     private let md5Out: OutputBuffer?
     private let md5: FrameMD5Output?
     private let lock = NSLock()
+    private var kept: [PlayerEvent] = []
 
-    init(events: String?, framemd5: String?, player: MediaPlayer) throws {
+    /// Every event of the session, when asked to keep them (for the HTML report).
+    var keptEvents: [PlayerEvent] { lock.withLock { kept } }
+
+    init(events: String?, framemd5: String?, keepEvents: Bool = false, player: MediaPlayer) throws {
         eventsOut = try Self.open(events)
         md5Out = try Self.open(framemd5)
         if let md5Out {
@@ -21,9 +25,13 @@ final class SessionOutputs: @unchecked Sendable {
         } else {
             md5 = nil
         }
-        if let eventsOut {
-            player.bus.subscribe { [lock] event in
-                lock.withLock { eventsOut.write(event.jsonLine() + "\n") }
+        if eventsOut != nil || keepEvents {
+            let eventsOut = self.eventsOut
+            player.bus.subscribe { [self] event in
+                lock.withLock {
+                    eventsOut?.write(event.jsonLine() + "\n")
+                    if keepEvents { kept.append(event) }
+                }
             }
         }
     }

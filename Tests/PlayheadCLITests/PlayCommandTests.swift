@@ -54,6 +54,20 @@ import Testing
         #expect(report["device"] is [String: Any])
     }
 
+    @Test func reportHTMLIsOneSelfContainedPageWithCharts() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let path = NSTemporaryDirectory() + "playhead-report-\(UUID().uuidString).html"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = await CLI.run(CLI.playhead, ["play", server.url("/ts/v1/index.m3u8"), "--bandwidth", "0.6", "--report-html", path, "--quiet"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let html = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+        #expect(html.components(separatedBy: "<svg").count - 1 >= 3)
+        #expect(html.contains("<h2>Rebuffers</h2>") && html.contains("statusChanged"))
+        #expect(!html.contains("<script") && !html.contains("src="))
+    }
+
     @Test func dumpWritesY4MAndWAV() async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }
