@@ -27,16 +27,7 @@ struct InspectPlaylist: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let url = ResourceURL.fromArgument(source)
-        let client = HTTPClient()
-        defer { client.shutdown() }
-        let body: [UInt8]
-        do {
-            body = try await client.get(url).body
-        } catch {
-            printError(error.description)
-            throw ExitCode(2)
-        }
+        let (url, body) = try await fetchSource(source)
         do {
             let parsed = try Playlist.parse(data: body)
             if json {
@@ -51,5 +42,19 @@ struct InspectPlaylist: AsyncParsableCommand {
             printError("\(url): \(error.description)")
             throw ExitCode(1)
         }
+    }
+}
+
+/// Reads `source` (an http(s) or file URL, or a file path) for the inspect commands; an I/O failure
+/// prints what went wrong (URL and status) and exits with 2.
+func fetchSource(_ source: String) async throws -> (url: String, body: [UInt8]) {
+    let url = ResourceURL.fromArgument(source)
+    let client = HTTPClient()
+    defer { client.shutdown() }
+    do {
+        return (url, try await client.get(url).body)
+    } catch {
+        printError(error.description)
+        throw ExitCode(2)
     }
 }

@@ -19,16 +19,7 @@ struct InspectVAST: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let url = ResourceURL.fromArgument(source)
-        let client = HTTPClient()
-        defer { client.shutdown() }
-        let body: [UInt8]
-        do {
-            body = try await client.get(url).body
-        } catch {
-            printError(error.description)
-            throw ExitCode(2)
-        }
+        let (url, body) = try await fetchSource(source)
         do {
             let document = try AdDocument.parse(body)
             if json {
