@@ -14,8 +14,6 @@ public final class FrameMD5Output {
     private var described: [MediaKind: FrameMD5Writer.Stream] = [:]
     private var held: [DecodedFrame] = []
     private var headerWritten = false
-    /// Frames written, by kind.
-    public private(set) var counts: [MediaKind: Int] = [:]
 
     /// Creates an output for `kinds` (in output stream order) writing text through `write`.
     public init(kinds: [MediaKind], software: String, write: @escaping (String) -> Void) {
@@ -89,6 +87,5 @@ public final class FrameMD5Output {
         let pts = Int64(frame.kind == .video ? (units + 1e-6).rounded(.down) : units.rounded())
         let duration = frame.kind == .video ? 1 : Int64(frame.sampleCount)
         write(FrameMD5Writer.line(stream: index, pts: pts, duration: duration, size: frame.hashedSize, md5: frame.md5!))
-        counts[frame.kind, default: 0] += 1
     }
 }

@@ -76,12 +76,6 @@ final class PlaybackBuffer {
         back.removeAll { $0.contentEnd < position - backBufferSeconds }
     }
 
-    /// Seconds of media held behind the playhead.
-    func backLevel(at position: Double) -> Double {
-        guard let first = back.first else { return 0 }
-        return max(0, min(position, back.last!.contentEnd) - first.contentStart)
-    }
-
     /// Empties both buffers (a seek or a stop).
     func clear() {
         forward = []

@@ -23,7 +23,8 @@ struct FrameQueue {
 
     /// The next frame of `kind`, if any.
     func peek(_ kind: MediaKind) -> PendingFrame? {
-        guard let queue = queues[kind], let head = heads[kind, default: 0] as Int?, head < queue.count else { return nil }
+        let head = heads[kind, default: 0]
+        guard let queue = queues[kind], head < queue.count else { return nil }
         return queue[head]
     }
 
