@@ -74,11 +74,13 @@ let package = Package(
             path: "Sources/playhead"
         ),
 
+        // Test fixtures shared by the test targets: the generated streams, child processes, framemd5 text.
+        .target(name: "PlayheadTestFixtures", path: "Tests/PlayheadTestFixtures"),
         .testTarget(name: "PlayheadHLSTests", dependencies: ["PlayheadHLS"], path: "Tests/PlayheadHLSTests"),
         .testTarget(name: "PlayheadNetTests", dependencies: ["PlayheadNet", "PlayheadOrigin"], path: "Tests/PlayheadNetTests"),
-        .testTarget(name: "PlayheadMediaTests", dependencies: ["PlayheadMedia"], path: "Tests/PlayheadMediaTests"),
+        .testTarget(name: "PlayheadMediaTests", dependencies: ["PlayheadTestFixtures", "PlayheadMedia"], path: "Tests/PlayheadMediaTests"),
         .testTarget(name: "PlayheadLinkTests", dependencies: ["PlayheadCore", "PlayheadMedia", "PlayheadNet"], path: "Tests/PlayheadLinkTests"),
-        .testTarget(name: "PlayheadPlayerTests", dependencies: ["PlayheadCore", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin"], path: "Tests/PlayheadPlayerTests"),
+        .testTarget(name: "PlayheadPlayerTests", dependencies: ["PlayheadTestFixtures", "PlayheadCore", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin"], path: "Tests/PlayheadPlayerTests"),
         .testTarget(name: "PlayheadCoreTests", dependencies: ["PlayheadCore"], path: "Tests/PlayheadCoreTests"),
         .testTarget(name: "PlayheadLiveTests", dependencies: ["PlayheadCore", "PlayheadHLS"], path: "Tests/PlayheadLiveTests"),
         .testTarget(name: "PlayheadAdsTests", dependencies: ["PlayheadAds"], path: "Tests/PlayheadAdsTests"),
@@ -87,11 +89,12 @@ let package = Package(
         .testTarget(
             name: "PlayheadServerTests",
             dependencies: [
+                "PlayheadTestFixtures",
                 "PlayheadServer", "PlayheadReport", "PlayheadCore", "PlayheadOrigin", "playhead",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/PlayheadServerTests"
         ),
-        .testTarget(name: "PlayheadCLITests", dependencies: ["playhead", "PlayheadOrigin"], path: "Tests/PlayheadCLITests"),
+        .testTarget(name: "PlayheadCLITests", dependencies: ["PlayheadTestFixtures", "playhead", "PlayheadOrigin"], path: "Tests/PlayheadCLITests"),
     ]
 )

@@ -3,25 +3,15 @@ import PlayheadCore
 import PlayheadMedia
 import PlayheadNet
 import PlayheadOrigin
+import PlayheadTestFixtures
 
 /// Shared set-up for player tests: the generated streams served on 127.0.0.1, and runs on the
 /// virtual clock over a simulated link.
 enum PlayerFixtures {
-    static let repoRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repoRoot = TestRepository.root
 
     /// The generated streams (made on first use).
-    static let streams: String = {
-        let process = Process()
-        process.executableURL = repoRoot.appendingPathComponent("scripts/make-test-streams")
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try! process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }()
+    static let streams = TestRepository.streams
 
     /// A constant link: `megabits` Mbit/s with the literature's 80 ms round trip.
     static func link(megabits: Double) -> SimulatedLink {
@@ -56,24 +46,7 @@ enum PlayerFixtures {
     }
 
     /// The hash column of `ffmpeg -i url -map 0:v -f framemd5 -`.
-    static func ffmpegHashes(_ url: String) async -> [String] {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["ffmpeg", "-nostdin", "-loglevel", "error", "-i", url, "-map", "0:v", "-f", "framemd5", "-"]
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                process.standardError = FileHandle.nullDevice
-                try! process.run()
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                let text = String(decoding: data, as: UTF8.self)
-                continuation.resume(returning: text.split(separator: "\n").filter { !$0.hasPrefix("#") }
-                    .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } })
-            }
-        }
-    }
+    static func ffmpegHashes(_ url: String) async -> [String] { await ChildProcess.ffmpegHashes(url) }
 }
 
 /// Events and frames gathered from a run (the bus may deliver from another task).

@@ -1,5 +1,6 @@
 import Foundation
 import PlayheadServer
+import PlayheadTestFixtures
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,32 +8,13 @@ import Glibc
 /// Shared set-up for the daemon's tests: generated streams, temporary data directories, the built
 /// `playhead` binary run as a child process, and an SSE parser.
 enum ServerFixtures {
-    static let repoRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repoRoot = TestRepository.root
 
     /// The generated streams folder (made on first use).
-    static let streams: String = {
-        let process = Process()
-        process.executableURL = repoRoot.appendingPathComponent("scripts/make-test-streams")
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try! process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }()
+    static let streams = TestRepository.streams
 
-    /// The `playhead` binary next to the test bundle (the test target depends on it, so it is built).
-    static let playhead: String = {
-        var dir = Bundle.main.bundleURL
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("playhead").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            dir.deleteLastPathComponent()
-        }
-        return repoRoot.appendingPathComponent(".build/debug/playhead").path
-    }()
+    /// The `playhead` binary next to the test bundle.
+    static let playhead = TestRepository.playheadBinary
 
     /// Whether the built binary knows `serve` (it does once `Serve` is registered as a subcommand).
     static let binaryHasServe: Bool = {
