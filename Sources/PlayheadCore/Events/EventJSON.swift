@@ -97,6 +97,13 @@ enum EventJSON: Sendable, Equatable {
     }
 
     /// A string dictionary as an object with keys in ascending order.
+    /// The flat fields of an ad event.
+    static func ad(_ info: AdEventInfo) -> [(String, EventJSON)] {
+        [("breakId", .string(info.breakId)), ("breakIndex", .integer(info.breakIndex)), ("adId", .string(info.adId)),
+         ("adIndex", .integer(info.adIndex)), ("url", .string(info.url)), ("durationSeconds", .number(info.durationSeconds)),
+         ("offsetSeconds", .number(info.offsetSeconds)), ("pts", .number(info.pts))]
+    }
+
     static func stringMap(_ map: [String: String]) -> EventJSON {
         .object(map.keys.sorted().map { ($0, .string(map[$0]!)) })
     }

@@ -74,6 +74,11 @@ extension PlayerEventKind {
             [("count", .integer(count)), ("pts", .number(pts)), ("latenessSeconds", .number(lateness))]
         case let .notification(notification), let .error(notification):
             [("notification", EventJSON.notification(notification, includeWallClock: includeWallClock))]
+        case let .timelineChanged(breaks): [("breaks", .integer(breaks))]
+        case let .adBreakStarted(id, index, ads): [("breakId", .string(id)), ("breakIndex", .integer(index)), ("ads", .integer(ads))]
+        case let .adBreakCompleted(id, index): [("breakId", .string(id)), ("breakIndex", .integer(index))]
+        case let .adStarted(info), let .adProgress(info), let .adCompleted(info), let .adSkipped(info): EventJSON.ad(info)
+        case let .adClicked(info, clickThrough): EventJSON.ad(info) + [("clickThrough", clickThrough.map(EventJSON.string) ?? .null)]
         case let .custom(name, payload): [("name", .string(name)), ("payload", EventJSON.stringMap(payload))]
         }
     }
@@ -109,6 +114,14 @@ extension PlayerEventKind {
             self = .framesDropped(count: try r.int("count"), pts: try r.double("pts"), latenessSeconds: try r.double("latenessSeconds"))
         case "notification": self = .notification(try r.notification("notification"))
         case "error": self = .error(try r.notification("notification"))
+        case "timelineChanged": self = .timelineChanged(breaks: try r.int("breaks"))
+        case "adBreakStarted": self = .adBreakStarted(breakId: try r.string("breakId"), breakIndex: try r.int("breakIndex"), ads: try r.int("ads"))
+        case "adBreakCompleted": self = .adBreakCompleted(breakId: try r.string("breakId"), breakIndex: try r.int("breakIndex"))
+        case "adStarted": self = .adStarted(try r.ad())
+        case "adProgress": self = .adProgress(try r.ad())
+        case "adCompleted": self = .adCompleted(try r.ad())
+        case "adSkipped": self = .adSkipped(try r.ad())
+        case "adClicked": self = .adClicked(try r.ad(), clickThrough: try r.optionalString("clickThrough"))
         case "custom": self = .custom(name: try r.string("name"), payload: try r.stringMap("payload"))
         default:
             throw DecodingError.dataCorruptedError(
@@ -138,6 +151,11 @@ struct EventFieldReader {
     func optionalString(_ key: String) throws -> String? { try container.decodeIfPresent(String.self, forKey: EventKey(key)) }
     func status(_ key: String) throws -> PlayerStatus { try container.decode(PlayerStatus.self, forKey: EventKey(key)) }
     func stringMap(_ key: String) throws -> [String: String] { try container.decode([String: String].self, forKey: EventKey(key)) }
+    func ad() throws -> AdEventInfo {
+        AdEventInfo(breakId: try string("breakId"), breakIndex: try int("breakIndex"), adId: try string("adId"), adIndex: try int("adIndex"),
+                    url: try string("url"), durationSeconds: try double("durationSeconds"), offsetSeconds: try double("offsetSeconds"),
+                    pts: try double("pts"))
+    }
     func notification(_ key: String) throws -> PlayerNotification {
         try container.decode(PlayerNotification.self, forKey: EventKey(key))
     }

@@ -44,6 +44,23 @@ public enum PlayerEventKind: Sendable, Equatable {
     case notification(PlayerNotification)
     /// An error notification that stops playback; also added to the history.
     case error(PlayerNotification)
+    /// The ad timeline changed: it now holds this many breaks (PSDK `PTTimelineChangedNotification`).
+    case timelineChanged(breaks: Int)
+    /// An ad break began: its first ad frame was presented (PSDK `PTAdBreakStartedNotification`).
+    case adBreakStarted(breakId: String, breakIndex: Int, ads: Int)
+    /// An ad break ended: the first frame after it was presented, or the break was left.
+    case adBreakCompleted(breakId: String, breakIndex: Int)
+    /// The first frame of an ad was presented (PSDK `PTAdStartedNotification`).
+    case adStarted(AdEventInfo)
+    /// Playback inside an ad: posted once per second of ad and at the first frame at or past each
+    /// quartile (PSDK `PTAdProgressNotification`).
+    case adProgress(AdEventInfo)
+    /// An ad played to its end (PSDK `PTAdCompletedNotification`).
+    case adCompleted(AdEventInfo)
+    /// An ad was left before its end (skip, seek out of it, stop).
+    case adSkipped(AdEventInfo)
+    /// The viewer clicked the playing ad (PSDK `PTAdClickNotification`); `clickThrough` is where it leads.
+    case adClicked(AdEventInfo, clickThrough: String?)
     /// An application-defined event.
     case custom(name: String, payload: [String: String])
 
@@ -70,6 +87,14 @@ public enum PlayerEventKind: Sendable, Equatable {
         case .framesDropped: "framesDropped"
         case .notification: "notification"
         case .error: "error"
+        case .timelineChanged: "timelineChanged"
+        case .adBreakStarted: "adBreakStarted"
+        case .adBreakCompleted: "adBreakCompleted"
+        case .adStarted: "adStarted"
+        case .adProgress: "adProgress"
+        case .adCompleted: "adCompleted"
+        case .adSkipped: "adSkipped"
+        case .adClicked: "adClicked"
         case .custom: "custom"
         }
     }

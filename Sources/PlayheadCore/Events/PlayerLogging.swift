@@ -44,8 +44,10 @@ public struct PlayerLogLevel: Sendable, Equatable {
         case .stalled, .framesDropped: warnings
         case .statusChanged: status
         case .playStarted, .playCompleted, .itemChanged, .seekStarted, .seekCompleted, .bufferingStarted,
-             .bufferingCompleted, .bufferEmpty, .likelyToKeepUp, .recovered, .bitrateChanged:
+             .bufferingCompleted, .bufferEmpty, .likelyToKeepUp, .recovered, .bitrateChanged, .timelineChanged,
+             .adBreakStarted, .adBreakCompleted, .adStarted, .adCompleted, .adSkipped, .adClicked:
             playback
+        case .adProgress: time
         case .segmentLoaded, .playlistLoaded: network
         case .timeChanged: time
         case .framePresented: frames
