@@ -89,6 +89,15 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Write framemd5 lines of presented video frames to FILE, or -.")
     var framemd5: String?
 
+    @Option(help: "Play ads from this ad map (JSON: breaks by cue time or cue id → ad playlist URLs; relative URLs against the item).")
+    var adMap: String?
+
+    @Option(help: "Ad signalling mode: default, manifestCues or serverMap.")
+    var adSignalingMode: String = "default"
+
+    @Flag(help: "Virtual clock: play a VOD media playlist as a live window that grows with session time.")
+    var simulateLive = false
+
     @Flag(help: "Do not print the summary on standard error.")
     var quiet = false
 
@@ -99,6 +108,10 @@ struct Play: AsyncParsableCommand {
         if trace != nil, clock == .real { throw ValidationError("--trace needs --clock virtual") }
         if variant != nil, maxBandwidth != nil { throw ValidationError("give --variant or --max-bandwidth, not both") }
         if bandwidth <= 0 { throw ValidationError("--bandwidth must be positive") }
+        if simulateLive, clock == .real { throw ValidationError("--simulate-live needs --clock virtual") }
+        if AdSignalingMode(rawValue: adSignalingMode) == nil {
+            throw ValidationError("unknown --ad-signaling-mode \"\(adSignalingMode)\"; one of \(AdSignalingMode.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         if ABRPolicies.make(abr) == nil { throw ValidationError("unknown --abr policy \"\(abr)\"; one of \(ABRPolicies.names.joined(separator: ", "))") }
         _ = try scheduledCommands()
     }
@@ -139,6 +152,17 @@ struct Play: AsyncParsableCommand {
         configuration.startSeconds = start
         configuration.hashFrames = framemd5 != nil
         configuration.perFrameEvents = frameEvents
+        if let adMap {
+            do {
+                let map = try AdMap.parse(try Data(contentsOf: URL(fileURLWithPath: adMap))).resolvingURLs(against: url)
+                let factory = MediaPlayerClientFactory()
+                factory.register(resolver: AdMapResolver(map: map))
+                configuration.ads = AdSettings(factory: factory, signalingMode: AdSignalingMode(rawValue: adSignalingMode) ?? .default)
+            } catch {
+                printError("\(adMap): \(error)")
+                throw ExitCode(2)
+            }
+        }
 
         let driver: any SessionDriver
         let network: any PlayerNetwork
@@ -159,7 +183,8 @@ struct Play: AsyncParsableCommand {
             } else {
                 link = SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [bandwidth, bandwidth]))
             }
-            network = SimulatedNetwork(client: client, link: link)
+            let simulated = SimulatedNetwork(client: client, link: link)
+            network = simulateLive ? SimulatedLiveNetwork(inner: simulated, prefix: Self.directory(of: url)) : simulated
         }
 
         let dumpSink: DirectoryDump?
@@ -197,6 +222,11 @@ struct Play: AsyncParsableCommand {
             printError(final.error ?? "playback failed")
             throw ExitCode(1)
         }
+    }
+
+    /// The URL up to its last `/`: live simulation windows the playlists under it.
+    static func directory(of url: String) -> String {
+        url.range(of: "/", options: .backwards).map { String(url[..<$0.upperBound]) } ?? url
     }
 
     private func writeReport(_ result: PlaybackReport) throws {

@@ -1,9 +1,14 @@
 import PlayheadHLS
+import PlayheadMedia
 
 /// A transfer the loop is waiting for.
 enum PendingTransfer {
-    /// A media segment (by media sequence), with its retry count.
-    case segment(mediaSequence: Int, attempt: Int)
+    /// A content segment (by media sequence), with its retry count and where it goes on the timeline.
+    case segment(mediaSequence: Int, attempt: Int, placement: Placement)
+    /// A segment of an ad, with its retry count.
+    case adSegment(AdLoadCursor, attempt: Int)
+    /// A content resolver working on an opportunity; the outcome lands in the box.
+    case resolution(PlacementOpportunity, ResolutionBox)
     /// A reload of the media playlist, with its retry count.
     case playlist(attempt: Int)
     /// The media playlist of ladder rung `index`, wanted for a switch.
@@ -19,8 +24,8 @@ struct LoopState {
     var nextSequence: Int?
     var transfers: [Int: PendingTransfer] = [:]
     var nextTransferID = 1
-    /// A segment fetch to retry at this session time.
-    var segmentRetry: (at: Double, mediaSequence: Int, attempt: Int)?
+    /// A segment fetch to retry at a session time.
+    var segmentRetry: SegmentRetry?
 
     /// Playback wanted (status playing); the clock may still wait for media.
     var wantsPlay = false
@@ -63,8 +68,34 @@ struct LoopState {
     var lastDecisionReason = "initial"
     /// End of the last segment loaded, content seconds.
     var loadedEnd: Double?
-    /// End of the last presented master frame, content seconds.
+    /// End of the last presented master frame, timeline seconds.
     var presentedEnd: Double?
+
+    // Ads (Splice/): the timeline of breaks, the ads ready to play, and where loading is.
+    /// The ad breaks placed so far.
+    var timeline = AdTimeline()
+    /// Loaded ads by break id (a break without loadable ads has none).
+    var adAssets: [String: [AdAsset]] = [:]
+    /// Breaks already entered, or passed without playing.
+    var breaksDone: Set<String> = []
+    /// Opportunities already seen (by id).
+    var seenOpportunities: Set<String> = []
+    /// Loading inside an ad break (nil: loading content).
+    var adCursor: AdLoadCursor?
+    /// Timeline seconds = content seconds + contentOffset for the content being loaded.
+    var contentOffset = 0.0
+    /// Frames of the next content segment before this content time are not presented (after a break).
+    var contentClipStart: Double?
+    /// After a replacement: content resumes at this content time once its segment is listed.
+    var contentResume: Double?
+    /// The segment whose packets the decoders saw last (a change of source drains them).
+    var decodingSegment: BufferedSegment?
+    /// Last presented frame per kind, with its source (splice boundaries).
+    var lastPresented: [MediaKind: (source: SpliceSource, stamp: BoundaryFrame)] = [:]
+    /// Index in the report's boundaries by break id.
+    var boundaryIndex: [String: Int] = [:]
+    /// The last whole second and quartile of the playing ad for which adProgress was posted.
+    var adProgressMark: (second: Int, quartile: Int) = (-1, 0)
 
     /// The playhead at session time `now`.
     func position(at now: Double) -> Double {
@@ -75,4 +106,18 @@ struct LoopState {
     func time(atPosition position: Double) -> Double {
         anchorTime + (position - anchorPosition) / rate
     }
+}
+
+/// A segment fetch to retry: content (with its placement) or an ad's.
+struct SegmentRetry {
+    /// Session time of the retry.
+    var at: Double
+    /// Media sequence of a content segment (ignored for an ad's).
+    var mediaSequence: Int
+    /// The retry's attempt number.
+    var attempt: Int
+    /// Where a content segment goes.
+    var placement: Placement?
+    /// Where an ad segment goes.
+    var ad: AdLoadCursor?
 }

@@ -92,6 +92,8 @@ public final class MediaPlayer: @unchecked Sendable {
     public func setRate(_ rate: Double) { send(.setRate(rate)) }
     /// Replaces the item.
     public func replaceItem(url: String) { send(.replaceItem(url: url)) }
+    /// Seeks to where local (content) time `seconds` plays: past the breaks before it (PSDK seekToLocalTime).
+    public func seekToLocalTime(_ seconds: Double) { send(.seekToLocal(seconds: seconds)) }
 
     /// Queues `command` for the loop.
     public func send(_ command: PlayerCommand) {
@@ -116,6 +118,7 @@ public final class MediaPlayer: @unchecked Sendable {
         var seekable: ClosedRange<Double>?
         var isLive = false
         var information: PlaybackInformation?
+        var timeline = AdTimeline()
     }
 
     func publish(_ update: (inout Snapshot) -> Void) { inboxLock.withLock { update(&snapshot) } }
@@ -130,6 +133,12 @@ public final class MediaPlayer: @unchecked Sendable {
     public var seekableRange: ClosedRange<Double>? { inboxLock.withLock { snapshot.seekable } }
     /// Whether the item is live.
     public var isLive: Bool { inboxLock.withLock { snapshot.isLive } }
+    /// The ad timeline: breaks placed so far, with true ad durations once loaded.
+    public var timeline: AdTimeline { inboxLock.withLock { snapshot.timeline } }
+    /// PSDK localTime: the content time at the playback position (inside a break, its cue's).
+    public var localTime: Double { inboxLock.withLock { snapshot.timeline.localSeconds(atVirtual: snapshot.position) } }
+    /// PSDK convertToLocalTime: the content time at playback (virtual) time `seconds`.
+    public func convertToLocalTime(_ seconds: Double) -> Double { timeline.convertToLocalTime(seconds) }
     /// QoS at the last loop turn.
     public var playbackInformation: PlaybackInformation? { inboxLock.withLock { snapshot.information } }
 }

@@ -6,20 +6,24 @@ final class BufferedSegment {
     let demuxed: DemuxedSegment
     /// Where the playlist puts the segment.
     let tracked: TrackedSegment
-    /// Content time of its first and last media, master kind (true timestamps, anchored).
-    let contentStart: Double
-    /// Content time of the end of its media.
-    let contentEnd: Double
+    /// Timeline time of its first presented media, master kind (true timestamps, anchored, clipped).
+    let timelineStart: Double
+    /// Timeline time of the end of its presented media.
+    let timelineEnd: Double
     /// Bytes fetched for it.
     let byteCount: Int
+    /// Its source and where that source sits on the timeline.
+    let placement: Placement
     /// Index of the next packet to hand to the renderer.
     var nextPacket = 0
 
-    init(demuxed: DemuxedSegment, tracked: TrackedSegment, contentStart: Double, contentEnd: Double, byteCount: Int) {
+    init(demuxed: DemuxedSegment, tracked: TrackedSegment, timelineStart: Double, timelineEnd: Double, byteCount: Int,
+         placement: Placement) {
+        self.placement = placement
         self.demuxed = demuxed
         self.tracked = tracked
-        self.contentStart = contentStart
-        self.contentEnd = contentEnd
+        self.timelineStart = timelineStart
+        self.timelineEnd = timelineEnd
         self.byteCount = byteCount
     }
 
@@ -27,7 +31,7 @@ final class BufferedSegment {
 }
 
 /// The forward buffer of demuxed segments in playback order, and a capped back buffer of segments
-/// already handed to the renderer. Levels are in seconds of demuxed media on the content timeline.
+/// already handed to the renderer. Levels are in seconds of demuxed media on the playback timeline.
 final class PlaybackBuffer {
     private(set) var forward: [BufferedSegment] = []
     private(set) var back: [BufferedSegment] = []
@@ -40,7 +44,7 @@ final class PlaybackBuffer {
     func append(_ segment: BufferedSegment) { forward.append(segment) }
 
     /// Content time where the buffered media ends (nil when nothing is buffered).
-    var bufferedEnd: Double? { forward.last?.contentEnd }
+    var bufferedEnd: Double? { forward.last?.timelineEnd }
 
     /// Seconds of media buffered ahead of `position`.
     func level(at position: Double) -> Double {
@@ -73,7 +77,7 @@ final class PlaybackBuffer {
 
     /// Drops back-buffer segments that end more than `backBufferSeconds` before `position`.
     func trimBack(position: Double) {
-        back.removeAll { $0.contentEnd < position - backBufferSeconds }
+        back.removeAll { $0.timelineEnd < position - backBufferSeconds }
     }
 
     /// Empties both buffers (a seek or a stop).

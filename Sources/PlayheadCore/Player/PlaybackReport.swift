@@ -98,6 +98,10 @@ public struct PlaybackReport: Sendable, Codable {
     public var liveEdgeDistanceSeconds: Double?
     /// Largest distance to the live edge seen while playing (live only).
     public var maxLiveEdgeDistanceSeconds: Double?
+    /// Every ad break played: the frames on each side of its two boundaries.
+    public var adBoundaries: [AdBoundaryRecord] = []
+    /// The ad timeline at the end of the session.
+    public var adTimeline: AdTimeline?
     /// Every PSDK notification of the session.
     public var notifications: [PlayerNotification] = []
     /// Damage found in segments (what could be decoded was).

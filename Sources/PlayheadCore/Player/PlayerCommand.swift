@@ -12,6 +12,8 @@ public enum PlayerCommand: Sendable, Equatable {
     case setRate(Double)
     /// Replace the current item with another URL (status goes back to initializing).
     case replaceItem(url: String)
+    /// Seeks to where local (content) time `seconds` plays (PSDK seekToLocalTime).
+    case seekToLocal(seconds: Double)
 }
 
 /// A command to run when the playhead reaches a position (scripted runs: `--seek AT:TO`, `--pause AT:FOR`).
@@ -29,6 +31,8 @@ public struct ScheduledCommand: Sendable, Equatable {
         case pause(forSeconds: Double)
         /// Stop.
         case stop
+        /// Seek to where local (content) time `seconds` plays.
+        case seekToLocal(seconds: Double)
     }
 
     /// Creates a scheduled command.

@@ -69,6 +69,8 @@ public struct PlayerConfiguration: Sendable {
     public var perFrameEvents = false
     /// Decoder threads per stream (0: FFmpeg chooses).
     public var decoderThreads = 1
+    /// Ad placement: detectors, resolvers and signalling mode (nil: no ads).
+    public var ads: AdSettings?
 
     /// Creates the default configuration.
     public init() {}

@@ -10,6 +10,8 @@ extension MediaPlayer {
             pausePlayback(now: now)
         case let .seek(target):
             seek(to: target, now: now)
+        case let .seekToLocal(local):
+            seek(to: state.timeline.virtualSeconds(forLocal: local), now: now)
         case .stop:
             setStatus(.stopped, now: now)
             state.finished = true
@@ -39,6 +41,7 @@ extension MediaPlayer {
             let at = state.clockRunning ? min(now, state.time(atPosition: next.atPositionSeconds)) : now
             switch next.action {
             case let .seek(target): seek(to: target, now: at)
+            case let .seekToLocal(local): seek(to: state.timeline.virtualSeconds(forLocal: local), now: at)
             case let .pause(seconds):
                 pausePlayback(now: at)
                 state.resumeAt = at + seconds
@@ -73,28 +76,54 @@ extension MediaPlayer {
         state.clockRunning = false
     }
 
-    /// Seeks: flushes buffers and decoders, loads from the segment holding `target`, and presents
-    /// first the frame with the smallest content time at or after it.
+    /// Seeks on the playback timeline: flushes buffers and decoders, loads from the segment holding
+    /// the target (content, or the start of the ad it falls in), and presents first the frame with the
+    /// smallest timeline time at or after it. Breaks before a content target are passed.
     func seek(to requested: Double, now: Double) {
         guard let tracker = state.tracker else { return }
-        let range = tracker.seekableRange()
-        let target = min(max(requested, range.lowerBound), range.upperBound)
+        let range = timelineSeekableRange(tracker)
+        var target = min(max(requested, range.lowerBound), range.upperBound)
         let from = state.position(at: now)
         bus.post(.seekStarted(from: from, to: target))
         notify(.seekStart, metadata: [:], now: now)
         report.seeks.append(SeekRecord(fromSeconds: from, toSeconds: target, requestedAt: now))
         state.pendingSeek = report.seeks.count - 1
         if let stall = state.stall { closeRebuffer(stall, at: now, resumed: true) }
+        leaveAdForSeek()
         cancelTransfers()
         state.segmentRetry = nil
         buffer.clear()
         frames.clear()
         decoder.reset()
+        for assets in state.adAssets.values { for asset in assets { asset.decoder.reset() } }
+        state.decodingSegment = nil
         state.endLoaded = false
         state.drained = false
         state.presentedEnd = nil
         state.loadedEnd = nil
-        state.nextSequence = tracker.segment(containing: target)?.mediaSequence ?? tracker.segments.first?.mediaSequence
+        state.adCursor = nil
+        state.contentResume = nil
+        state.contentClipStart = nil
+        switch state.timeline.position(atVirtual: target) {
+        case let .content(content):
+            for adBreak in state.timeline.breaks where adBreak.contentSeconds < content - Self.spliceSlackSeconds {
+                state.breaksDone.insert(adBreak.id)
+            }
+            state.contentOffset = target - content
+            state.nextSequence = tracker.segment(containing: content)?.mediaSequence ?? tracker.segments.first?.mediaSequence
+        case let .ad(breakIndex, adIndex, _):
+            // Into an ad: it plays from its start.
+            let adBreak = state.timeline.breaks[breakIndex]
+            let breakStart = state.timeline.virtualStart(ofBreak: breakIndex)
+            let adStart = breakStart + adBreak.ads[..<adIndex].reduce(0) { $0 + $1.durationSeconds }
+            state.breaksDone.insert(adBreak.id)
+            state.contentOffset = breakStart - adBreak.contentSeconds
+            if let sequence = state.adAssets[adBreak.id]?[adIndex].firstSequence {
+                state.adCursor = AdLoadCursor(breakId: adBreak.id, adIndex: adIndex, mediaSequence: sequence,
+                                              adTimelineStart: adStart, breakTimelineStart: breakStart)
+            }
+            target = adStart
+        }
         state.skipBefore = target
         state.anchorPosition = target
         state.anchorTime = now
@@ -102,11 +131,30 @@ extension MediaPlayer {
         if state.status == .completed { setStatus(.playing, now: now); state.wantsPlay = true }
     }
 
+    /// The seekable range on the playback timeline (the content's, ads included).
+    func timelineSeekableRange(_ tracker: LivePlaylistTracker) -> ClosedRange<Double> {
+        let content = tracker.seekableRange()
+        let lower = state.timeline.virtualSeconds(forContent: content.lowerBound)
+        return lower...max(lower, state.timeline.virtualSeconds(forContent: content.upperBound))
+    }
+
+    /// A seek while an ad plays leaves it: adSkipped, and the break completes.
+    private func leaveAdForSeek() {
+        if let last = state.lastPresented[masterKind], case let .ad(breakId, adIndex) = last.source {
+            leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: last.stamp, completed: false)
+            if let index = state.timeline.index(ofBreak: breakId) { bus.post(.adBreakCompleted(breakId: breakId, breakIndex: index)) }
+        }
+        state.lastPresented = [:]
+    }
+
     func cancelTransfers() {
         for (id, transfer) in state.transfers {
-            if case .segment = transfer {
+            switch transfer {
+            case .segment, .adSegment:
                 driver.cancel(id)
                 state.transfers[id] = nil
+            default:
+                break
             }
         }
     }

@@ -52,6 +52,7 @@ extension MediaPlayer {
             report.isLive = tracker.isLive
             bus.post(.playlistLoaded(url: mediaURL, segments: media.segments.count, changed: true))
             setStatus(.initialized, now: driver.now)
+            await detectOpportunities(now: driver.now)
             let start: (seconds: Double, mediaSequence: Int)
             if let requested = configuration.startSeconds, let segment = tracker.segment(containing: requested) {
                 start = (requested, segment.mediaSequence)
@@ -89,18 +90,31 @@ extension MediaPlayer {
     /// Starts the segment fetch the buffer wants and the playlist reload that is due.
     func startTransfers(now: Double) async {
         guard !state.finished, let tracker = state.tracker else { return }
-        let loadingSegment = state.transfers.values.contains { if case .segment = $0 { return true } else { return false } }
+        let loadingSegment = state.transfers.values.contains {
+            switch $0 {
+            case .segment, .adSegment: return true
+            default: return false
+            }
+        }
         let position = state.position(at: now)
         let watched = state.watchedSeconds + (state.clockRunning ? max(0, position - state.anchorPosition) : 0)
         let target = configuration.buffer.targetSeconds(watchedSeconds: watched)
-        if !loadingSegment, state.status != .error, let sequence = state.nextSequence,
-           buffer.level(at: position) < target {
+        resumeContentIfListed(tracker)
+        let wantsMedia = state.nextSequence != nil || state.adCursor != nil
+        if !loadingSegment, state.status != .error, wantsMedia, buffer.level(at: position) < target {
             if let retry = state.segmentRetry {
                 if now >= retry.at {
                     state.segmentRetry = nil
-                    await startSegment(retry.mediaSequence, attempt: retry.attempt, now: now)
+                    if let cursor = retry.ad {
+                        await startAdSegment(cursor, attempt: retry.attempt, now: now)
+                    } else if let placement = retry.placement {
+                        await startSegment(retry.mediaSequence, attempt: retry.attempt, placement: placement, now: now)
+                    }
                 }
-            } else if state.pendingSwitch == nil, tracker.segment(mediaSequence: sequence) != nil {
+            } else if let cursor = state.adCursor {
+                await startAdSegment(cursor, attempt: 0, now: now)
+            } else if state.pendingSwitch == nil, let sequence = state.nextSequence, tracker.segment(mediaSequence: sequence) != nil,
+                      !awaitsResolution(before: sequence) {
                 if !tracker.isLive, let index = decideVariant(now: now) {
                     if let cached = state.variantPlaylists[index] {
                         switchVariant(to: index, playlist: cached.playlist, url: cached.url, now: now)
@@ -109,7 +123,12 @@ extension MediaPlayer {
                         return
                     }
                 }
-                await startSegment(sequence, attempt: 0, now: now)
+                // The segment may start an ad break instead (its cue is at or before its start).
+                if let placement = contentPlacement(for: sequence, now: now) {
+                    await startSegment(sequence, attempt: 0, placement: placement, now: now)
+                } else if let cursor = state.adCursor {
+                    await startAdSegment(cursor, attempt: 0, now: now)
+                }
             }
         }
         let reloading = state.transfers.values.contains { if case .playlist = $0 { return true } else { return false } }
@@ -134,19 +153,26 @@ extension MediaPlayer {
         }
     }
 
-    private func nextTransferID() -> Int {
-        defer { state.nextTransferID += 1 }
-        return state.nextTransferID
-    }
-
-    private func startSegment(_ sequence: Int, attempt: Int, now: Double) async {
+    private func startSegment(_ sequence: Int, attempt: Int, placement: Placement, now: Double) async {
         guard let tracked = state.tracker?.segment(mediaSequence: sequence) else { return }
         let id = nextTransferID()
-        state.transfers[id] = .segment(mediaSequence: sequence, attempt: attempt)
-        let fetcher = self.fetcher, base = state.mediaURL, segment = tracked.segment
+        state.transfers[id] = .segment(mediaSequence: sequence, attempt: attempt, placement: placement)
+        await fetch(tracked.segment, baseURL: state.mediaURL, id: id)
+    }
+
+    func startAdSegment(_ cursor: AdLoadCursor, attempt: Int, now: Double) async {
+        guard let asset = state.adAssets[cursor.breakId]?[cursor.adIndex],
+              let tracked = asset.tracker.segment(mediaSequence: cursor.mediaSequence) else { return }
+        let id = nextTransferID()
+        state.transfers[id] = .adSegment(cursor, attempt: attempt)
+        await fetch(tracked.segment, baseURL: asset.mediaURL, id: id)
+    }
+
+    private func fetch(_ segment: MediaSegment, baseURL: String, id: Int) async {
+        let fetcher = self.fetcher
         await driver.start(id) { startedAt in
             do throws(PlayheadError) {
-                let fetched = try await fetcher.fetch(segment, baseURL: base, at: startedAt)
+                let fetched = try await fetcher.fetch(segment, baseURL: baseURL, at: startedAt)
                 var transfer = fetched.transfer
                 transfer.body = fetched.bytes
                 transfer.seconds = fetched.seconds
@@ -157,6 +183,11 @@ extension MediaPlayer {
         }
     }
 
+    func nextTransferID() -> Int {
+        defer { state.nextTransferID += 1 }
+        return state.nextTransferID
+    }
+
     /// Segment transfers kept for the bandwidth estimate.
     static let keptThroughputSamples = 32
 
@@ -165,18 +196,24 @@ extension MediaPlayer {
         guard let purpose = state.transfers.removeValue(forKey: id) else { return }
         let now = driver.now
         switch (purpose, result) {
-        case let (.segment(sequence, _), .success(transfer)):
-            segmentArrived(sequence, transfer, now: now)
-        case let (.segment(sequence, attempt), .failure(error)):
+        case let (.segment(sequence, _, placement), .success(transfer)):
+            segmentArrived(sequence, transfer, placement: placement, now: now)
+        case let (.segment(sequence, attempt, placement), .failure(error)):
             let notification = notification(for: error, now: now)
             if attempt < configuration.fetchRetries {
                 bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification.metadata, playerTime: now)))
-                state.segmentRetry = (now + Double(1 << attempt), sequence, attempt + 1)
+                state.segmentRetry = SegmentRetry(at: now + Double(1 << attempt), mediaSequence: sequence, attempt: attempt + 1, placement: placement)
             } else {
                 fail(notification, now: now)
             }
+        case let (.adSegment(cursor, _), .success(transfer)):
+            adSegmentArrived(cursor, transfer, now: now)
+        case let (.adSegment(cursor, attempt), .failure(error)):
+            adSegmentFailed(cursor, attempt: attempt, error: error, now: now)
+        case let (.resolution(opportunity, box), _):
+            await resolutionFinished(opportunity, box.outcome ?? .timedOut, now: now)
         case let (.playlist, .success(transfer)):
-            playlistArrived(transfer, now: now)
+            await playlistArrived(transfer, now: now)
         case let (.playlist, .failure(error)):
             let notification = notification(for: error, now: now)
             bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification.metadata, playerTime: now)))
@@ -194,41 +231,72 @@ extension MediaPlayer {
         }
     }
 
-    private func segmentArrived(_ sequence: Int, _ transfer: NetworkTransfer, now: Double) {
-        guard let tracker = state.tracker, let tracked = tracker.segment(mediaSequence: sequence) else { return }
+    /// Accounts for a segment transfer (content or ad): bytes, QoS, the bandwidth estimate, the event.
+    func recordSegment(_ transfer: NetworkTransfer, mediaSequence: Int, now: Double) {
         report.segmentsDownloaded += 1
         report.bytesDownloaded += transfer.body.count
         qos.recordTransfer(bytes: transfer.body.count, seconds: transfer.seconds, firstByteSeconds: transfer.firstByteSeconds)
         let throughput = transfer.seconds > 0 ? Double(transfer.body.count * 8) / transfer.seconds : 0
         state.throughputSamples.append(ThroughputSample(bytes: transfer.body.count, seconds: transfer.seconds, endSeconds: now))
         if state.throughputSamples.count > Self.keptThroughputSamples { state.throughputSamples.removeFirst() }
-        bus.post(.segmentLoaded(url: transfer.url, mediaSequence: sequence, bytes: transfer.body.count,
+        bus.post(.segmentLoaded(url: transfer.url, mediaSequence: mediaSequence, bytes: transfer.body.count,
                                 seconds: transfer.seconds, throughputBitsPerSecond: throughput))
-        let next = sequence + 1
-        state.nextSequence = tracker.segment(mediaSequence: next) != nil || tracker.isLive ? next : nil
-        if state.nextSequence == nil { state.endLoaded = true }
+    }
+
+    /// Demuxes a segment and puts it in the buffer where `placement` says; returns its source span
+    /// (master kind, source seconds), or nil when it held nothing playable (damage recorded).
+    @discardableResult
+    func bufferSegment(_ transfer: NetworkTransfer, tracked: TrackedSegment, placement: Placement, now: Double) -> (start: Double, end: Double)? {
         do {
-            let demuxed = try decoder.demux(transfer.body, discontinuity: tracked.segment.discontinuity)
+            let demuxed = try decoder(for: placement.source).demux(transfer.body, discontinuity: tracked.segment.discontinuity)
             onSegmentStreams?(demuxed.streams)
             let master: MediaKind = demuxed.streams.contains { $0.kind == .video } ? .video : .audio
             guard let span = demuxed.timeSpan(of: master) else {
                 report.damage.append("\(transfer.url): no timed \(master.rawValue) packets")
-                return
+                return nil
             }
-            let start = anchor.contentSeconds(forPTS: span.start, discontinuitySequence: tracked.discontinuitySequence,
+            let start: Double
+            if case let .ad(breakId, adIndex) = placement.source, let asset = state.adAssets[breakId]?[adIndex] {
+                start = asset.anchor.contentSeconds(forPTS: span.start, discontinuitySequence: tracked.discontinuitySequence,
+                                                    segmentStartSeconds: tracked.startSeconds)
+            } else {
+                start = anchor.contentSeconds(forPTS: span.start, discontinuitySequence: tracked.discontinuitySequence,
                                               segmentStartSeconds: tracked.startSeconds)
-            buffer.append(BufferedSegment(demuxed: demuxed, tracked: tracked, contentStart: start,
-                                          contentEnd: start + (span.end - span.start), byteCount: transfer.body.count))
-            state.loadedEnd = start + (span.end - span.start)
-            report.manifestSeconds += tracked.durationSeconds
-            report.mediaSeconds += span.end - span.start
+            }
+            let end = start + (span.end - span.start)
+            let onTimeline = placement.timelineSpan(start: start, end: end)
+            buffer.append(BufferedSegment(demuxed: demuxed, tracked: tracked, timelineStart: onTimeline.start,
+                                          timelineEnd: onTimeline.end, byteCount: transfer.body.count, placement: placement))
+            return (start, end)
         } catch {
             report.damage.append("\(transfer.url): \(error.description)")
             notify(.hlsSegmentError, metadata: ["URL": transfer.url, "DESCRIPTION": error.description], now: now)
+            return nil
         }
     }
 
-    private func playlistArrived(_ transfer: NetworkTransfer, now: Double) {
+    private func segmentArrived(_ sequence: Int, _ transfer: NetworkTransfer, placement: Placement, now: Double) {
+        guard let tracker = state.tracker, let tracked = tracker.segment(mediaSequence: sequence) else { return }
+        recordSegment(transfer, mediaSequence: sequence, now: now)
+        let next = sequence + 1
+        state.nextSequence = tracker.segment(mediaSequence: next) != nil || tracker.isLive ? next : nil
+        if let span = bufferSegment(transfer, tracked: tracked, placement: placement, now: now) {
+            state.loadedEnd = placement.timelineSpan(start: span.start, end: span.end).end
+            report.manifestSeconds += tracked.durationSeconds
+            report.mediaSeconds += span.end - span.start
+        }
+        if let cue = placement.clipEnd, let adBreak = state.timeline.breaks.first(where: { abs($0.contentSeconds - cue) < 1e-9 && !state.breaksDone.contains($0.id) }) {
+            enterBreak(adBreak, now: now)
+        } else if state.nextSequence == nil {
+            if let postRoll = pendingBreak(from: tracked.endSeconds, before: .infinity) {
+                enterBreak(postRoll, now: now)
+            } else {
+                state.endLoaded = true
+            }
+        }
+    }
+
+    private func playlistArrived(_ transfer: NetworkTransfer, now: Double) async {
         report.playlistReloads += 1
         record(transfer)
         guard var tracker = state.tracker else { return }
@@ -244,15 +312,17 @@ extension MediaPlayer {
         state.tracker = tracker
         bus.post(.playlistLoaded(url: transfer.url, segments: playlist.segments.count, changed: update.changed))
         for warning in update.warnings { bus.post(.custom(name: "playlistWarning", payload: ["url": transfer.url, "message": warning])) }
-        if state.nextSequence == nil, !state.endLoaded, let last = tracker.segments.last {
+        if update.changed { await detectOpportunities(now: now) }
+        let inBreak = state.adCursor != nil || state.contentResume != nil
+        if state.nextSequence == nil, !state.endLoaded, !inBreak, let last = tracker.segments.last {
             state.nextSequence = last.mediaSequence + 1
         }
-        if let next = state.nextSequence, tracker.fellBehind(nextMediaSequence: next) {
+        if !inBreak, let next = state.nextSequence, tracker.fellBehind(nextMediaSequence: next) {
             let recovery = tracker.recoveryPosition()
             bus.post(.custom(name: "fellBehindLiveWindow", payload: ["missingMediaSequence": String(next), "recoverTo": String(recovery.seconds)]))
             seek(to: recovery.seconds, now: now)
         }
-        if let next = state.nextSequence, tracker.endListSeen, tracker.segment(mediaSequence: next) == nil {
+        if !inBreak, let next = state.nextSequence, tracker.endListSeen, tracker.segment(mediaSequence: next) == nil {
             state.nextSequence = nil
             state.endLoaded = true
         }

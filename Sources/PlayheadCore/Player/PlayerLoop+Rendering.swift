@@ -5,18 +5,28 @@ extension MediaPlayer {
     var masterKind: MediaKind { configuration.mode == .demux || decoder.options.kinds.contains(.video) ? .video : .audio }
 
     /// Decodes (or, in demux mode, takes packets) until a frame of the master kind is waiting, or the
-    /// buffer runs dry; drains the decoders once the whole item is in and consumed.
+    /// buffer runs dry; drains the decoders once the whole item is in and consumed. Each source
+    /// (content, each ad) has its own decoder; moving to another source drains the one before, so its
+    /// last frames come out placed by its own segment.
     func fillFrames(now: Double) {
         while frames.peek(masterKind) == nil {
             guard let (packet, segment) = buffer.nextPacket() else {
                 if state.endLoaded, buffer.isDrained, !state.drained {
                     state.drained = true
-                    if configuration.mode != .demux {
-                        decoder.finish { queueFrame($0, from: buffer.back.last, now: now) }
+                    if configuration.mode != .demux, let last = state.decodingSegment ?? buffer.back.last {
+                        decoder(for: last.placement.source).finish { queueFrame($0, from: last, now: now) }
                     }
                 }
                 return
             }
+            if let previous = state.decodingSegment, previous !== segment, previous.placement.source != segment.placement.source {
+                if configuration.mode != .demux {
+                    let old = decoder(for: previous.placement.source)
+                    old.finish { queueFrame($0, from: previous, now: now) }
+                    old.reset()
+                }
+            }
+            state.decodingSegment = segment
             onPacket?(packet)
             if configuration.mode == .demux {
                 // Packets come in decode order; present a whole segment's worth in presentation order.
@@ -29,34 +39,48 @@ extension MediaPlayer {
                     queuePacket(item, from: segment, now: now)
                 }
             } else {
-                decoder.decode(packet, in: segment.demuxed) { queueFrame($0, from: segment, now: now) }
+                decoder(for: segment.placement.source).decode(packet, in: segment.demuxed) { queueFrame($0, from: segment, now: now) }
             }
         }
     }
 
-    private func contentSeconds(_ mediaSeconds: Double, in segment: BufferedSegment) -> Double {
-        anchor.contentSeconds(forPTS: mediaSeconds, discontinuitySequence: segment.tracked.discontinuitySequence,
-                              segmentStartSeconds: segment.tracked.startSeconds)
+    /// The decoder of a source: the content's, or the ad's own.
+    func decoder(for source: SpliceSource) -> RenditionDecoder {
+        if case let .ad(breakId, adIndex) = source, let asset = state.adAssets[breakId]?[adIndex] { return asset.decoder }
+        return decoder
+    }
+
+    /// Source time of a media timestamp of `segment` (content seconds, or seconds into the ad).
+    func sourceSeconds(_ mediaSeconds: Double, in segment: BufferedSegment) -> Double {
+        if case let .ad(breakId, adIndex) = segment.placement.source, let asset = state.adAssets[breakId]?[adIndex] {
+            return asset.anchor.contentSeconds(forPTS: mediaSeconds, discontinuitySequence: segment.tracked.discontinuitySequence,
+                                               segmentStartSeconds: segment.tracked.startSeconds)
+        }
+        return anchor.contentSeconds(forPTS: mediaSeconds, discontinuitySequence: segment.tracked.discontinuitySequence,
+                                     segmentStartSeconds: segment.tracked.startSeconds)
     }
 
     private func queueFrame(_ frame: DecodedFrame, from segment: BufferedSegment?, now: Double) {
         guard let segment, let pts = frame.ptsSeconds else { return }
-        let content = contentSeconds(pts, in: segment)
         var duration = frame.kind == .video ? frame.durationSeconds
             : Double(frame.sampleCount) / Double(max(frame.sampleRate, 1))
         if frame.kind == .video {
             if duration > 0 { lastVideoFrameSeconds = duration } else { duration = lastVideoFrameSeconds }
         }
-        queue(PendingFrame(kind: frame.kind, contentSeconds: content, durationSeconds: duration, frame: frame), now: now)
+        let source = sourceSeconds(pts, in: segment)
+        guard segment.placement.keeps(source) else { return }
+        queue(PendingFrame(kind: frame.kind, timelineSeconds: source + segment.placement.offset, source: segment.placement.source,
+                           sourceSeconds: source, durationSeconds: duration, frame: frame), now: now)
     }
 
     /// Demux mode: packets stand in for frames (presentation from packet timestamps). Packets of a
     /// kind arrive in decode order; B-frames are put back in presentation order per segment.
     private func queuePacket(_ packet: Packet, from segment: BufferedSegment, now: Double) {
         guard packet.kind == .video || packet.kind == .audio, let pts = packet.pts else { return }
-        let seconds = Double(pts) * packet.timeBase.doubleValue
-        let item = PendingFrame(kind: packet.kind, contentSeconds: contentSeconds(seconds, in: segment),
-                                durationSeconds: Double(packet.duration) * packet.timeBase.doubleValue, frame: nil)
+        let source = sourceSeconds(Double(pts) * packet.timeBase.doubleValue, in: segment)
+        guard segment.placement.keeps(source) else { return }
+        let item = PendingFrame(kind: packet.kind, timelineSeconds: source + segment.placement.offset, source: segment.placement.source,
+                                sourceSeconds: source, durationSeconds: Double(packet.duration) * packet.timeBase.doubleValue, frame: nil)
         queue(item, now: now)
     }
 
@@ -64,11 +88,11 @@ extension MediaPlayer {
         if let skip = state.skipBefore {
             // The first frame presented is the one with the smallest time at or after the target
             // (a microsecond of slack absorbs floating-point noise in the timestamp mapping).
-            if frame.contentSeconds < skip - 1e-6 { return }
+            if frame.timelineSeconds < skip - 1e-6 { return }
             if frame.kind == masterKind {
                 state.skipBefore = nil
                 if let index = state.pendingSeek {
-                    report.seeks[index].firstFrameSeconds = frame.contentSeconds
+                    report.seeks[index].firstFrameSeconds = frame.timelineSeconds
                 }
             }
         }
@@ -95,17 +119,18 @@ extension MediaPlayer {
     func presentDue(now: Double) {
         guard state.clockRunning else { return }
         while let next = frames.earliest() {
-            let due = state.time(atPosition: next.contentSeconds)
+            let due = state.time(atPosition: next.timelineSeconds)
             guard due <= now + 1e-9 else { break }
             _ = frames.pop(next.kind)
             let lateness = driver.isVirtual ? 0 : max(0, now - due)
             if next.kind == .video, lateness > configuration.dropLatenessSeconds {
                 report.framesDropped += 1
                 qos.recordFramesDropped(1)
-                bus.post(.framesDropped(count: 1, pts: next.contentSeconds, latenessSeconds: lateness))
+                bus.post(.framesDropped(count: 1, pts: next.timelineSeconds, latenessSeconds: lateness))
                 continue
             }
             present(next, lateness: lateness, at: driver.isVirtual ? due : now)
+            noteSplice(next)
             fillFrames(now: now)
         }
     }
@@ -113,7 +138,7 @@ extension MediaPlayer {
     private func present(_ item: PendingFrame, lateness: Double, at time: Double) {
         report.framesPresented[item.kind.rawValue, default: 0] += 1
         if item.kind == masterKind {
-            state.presentedEnd = item.contentSeconds + item.durationSeconds
+            state.presentedEnd = item.timelineSeconds + item.durationSeconds
             qos.recordFramePresented(at: time)
             report.maxLatenessSeconds = max(report.maxLatenessSeconds, lateness)
             if !state.started {
@@ -125,10 +150,10 @@ extension MediaPlayer {
             if let index = state.pendingSeek {
                 state.pendingSeek = nil
                 report.seeks[index].completedAt = time
-                bus.post(.seekCompleted(at: item.contentSeconds))
+                bus.post(.seekCompleted(at: item.timelineSeconds))
                 notify(.seekComplete, metadata: [:], now: time)
             }
-            if configuration.perFrameEvents { bus.post(.framePresented(pts: item.contentSeconds, latenessSeconds: lateness)) }
+            if configuration.perFrameEvents { bus.post(.framePresented(pts: item.timelineSeconds, latenessSeconds: lateness)) }
         }
         if let frame = item.frame, frame.md5 != nil { onPresentedFrame?(frame) }
     }

@@ -73,7 +73,7 @@ extension MediaPlayer {
     func nextDeadline(now: Double, limit: Double?) -> Double? {
         var times: [Double] = []
         if state.clockRunning {
-            if let next = frames.earliest() { times.append(state.time(atPosition: next.contentSeconds)) }
+            if let next = frames.earliest() { times.append(state.time(atPosition: next.timelineSeconds)) }
             // The same conditions as checkStall and checkCompletion, so a deadline always leads somewhere.
             if frames.peek(masterKind) == nil, !state.endLoaded {
                 times.append(state.time(atPosition: max(buffer.bufferedEnd ?? state.anchorPosition, state.presentedEnd ?? 0)))
@@ -100,13 +100,16 @@ extension MediaPlayer {
         let information = qos.information(at: now)
         let tracker = state.tracker
         let status = state.status
+        let seekable = tracker.map(timelineSeekableRange)
+        let timeline = state.timeline
         publish {
             $0.status = status
             $0.position = position
             $0.information = information
             $0.isLive = tracker?.isLive ?? false
-            $0.seekable = tracker?.seekableRange()
-            $0.duration = (tracker?.isLive ?? true) ? nil : tracker?.seekableRange().upperBound
+            $0.seekable = seekable
+            $0.duration = (tracker?.isLive ?? true) ? nil : seekable?.upperBound
+            $0.timeline = timeline
         }
         if let tracker, tracker.isLive, state.clockRunning {
             let distance = tracker.liveEdgeSeconds - position
@@ -125,6 +128,7 @@ extension MediaPlayer {
         report.positionSeconds = state.position(at: now)
         report.playbackInformation = qos.information(at: now)
         report.notifications = bus.notificationHistory.items
+        if !state.timeline.breaks.isEmpty { report.adTimeline = state.timeline }
         report.totalRebufferSeconds = report.rebuffers.reduce(0) { $0 + $1.durationSeconds }
         report.driftSeconds = report.mediaSeconds - report.manifestSeconds
         publishSnapshot(now: now)

@@ -1,11 +1,15 @@
 import PlayheadMedia
 
-/// A frame waiting for its presentation time, on the content timeline.
+/// A frame waiting for its presentation time, on the playback timeline.
 struct PendingFrame {
     /// Video or audio.
     var kind: MediaKind
-    /// Content time of the frame.
-    var contentSeconds: Double
+    /// Playback timeline time of the frame (content plus inserted ads).
+    var timelineSeconds: Double
+    /// Content or the ad it comes from.
+    var source: SpliceSource = .content
+    /// Time on its own source (content seconds, or seconds into the ad).
+    var sourceSeconds = 0.0
     /// Duration, seconds.
     var durationSeconds: Double
     /// The decoded frame (nil in demux mode, where packets stand in for frames).
@@ -43,7 +47,7 @@ struct FrameQueue {
 
     /// The earliest pending frame over all kinds.
     func earliest() -> PendingFrame? {
-        MediaKind.allCases.compactMap { peek($0) }.min { $0.contentSeconds < $1.contentSeconds }
+        MediaKind.allCases.compactMap { peek($0) }.min { $0.timelineSeconds < $1.timelineSeconds }
     }
 
     /// Frames waiting, all kinds.

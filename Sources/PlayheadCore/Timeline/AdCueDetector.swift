@@ -11,6 +11,11 @@ public struct AdCueDetector: OpportunityDetector {
     /// The tags this detector reads (defaults plus extras).
     public let tags: Set<String>
 
+    /// A detector of the default tags only.
+    public static let standard = AdCueDetector(defaults: ())
+
+    private init(defaults: Void) { tags = Set(Self.defaultTags) }
+
     /// Creates a detector with the default tags and `extraTags` (each must start with `#`; empty names are refused).
     public init(extraTags: [String] = []) throws(AdTagError) {
         for tag in extraTags {
@@ -74,7 +79,7 @@ public struct AdCueDetector: OpportunityDetector {
             duration = slash
         }
         let scte35 = name == "#EXT-OATCLS-SCTE35" ? value : (attributes["SCTE35"] ?? attributes["CUE"])
-        var id = attributes["ID"] ?? "\(tag.name)@\(tracked.mediaSequence):\(tag.line)"
+        var id = attributes["ID"] ?? "\(tag.name)@\(tracked.mediaSequence)"
         var finalKind = kind
         // A bare SCTE-35 cue says itself whether it starts a break: decode it.
         if kind == .signal, name == "#EXT-OATCLS-SCTE35", let section = try? SCTE35.decode(value) {

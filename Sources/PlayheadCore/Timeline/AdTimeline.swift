@@ -129,3 +129,24 @@ public struct AdTimeline: Sendable, Equatable, Codable {
     /// PSDK seekToLocalTime: the virtual time at which local (content) time `local` plays.
     public func virtualSeconds(forLocal local: Double) -> Double { virtualSeconds(forContent: local) }
 }
+
+extension AdTimeline {
+    /// The timeline with ad `adIndex` of break `breakId` lasting `seconds` (its true, possibly cut, length).
+    public func settingAdDuration(_ seconds: Double, breakId: String, adIndex: Int) -> AdTimeline {
+        var copy = self
+        guard let index = copy.breaks.firstIndex(where: { $0.id == breakId }), copy.breaks[index].ads.indices.contains(adIndex) else { return self }
+        copy.breaks[index].ads[adIndex].durationSeconds = seconds
+        return copy
+    }
+
+    /// The timeline with only the first `count` ads of break `breakId`.
+    public func keepingAds(upTo count: Int, breakId: String) -> AdTimeline {
+        var copy = self
+        guard let index = copy.breaks.firstIndex(where: { $0.id == breakId }) else { return self }
+        copy.breaks[index].ads = Array(copy.breaks[index].ads.prefix(count))
+        return copy
+    }
+
+    /// The index of the break with id `id`.
+    public func index(ofBreak id: String) -> Int? { breaks.firstIndex { $0.id == id } }
+}

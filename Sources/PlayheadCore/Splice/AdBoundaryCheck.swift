@@ -1,0 +1,207 @@
+import Foundation
+import PlayheadHLS
+import PlayheadMedia
+import PlayheadNet
+
+/// The verdict on one boundary side of one ad break (`playhead check-ads`).
+public struct AdBoundaryVerdict: Sendable, Codable, Equatable {
+    /// The break's id.
+    public var breakId: String
+    /// Content time of the cue, seconds.
+    public var cueSeconds: Double
+    /// `insertion` (VOD) or `replacement` (live, full-event replay).
+    public var kind: String
+    /// PTS of the ad asset's first frame decoded alone, seconds (the expected first ad frame).
+    public var expectedFirstAdPTS: Double?
+    /// PTS of the first ad frame the player presented, seconds.
+    public var actualFirstAdPTS: Double?
+    /// Whether its hash equals the ad asset's first frame decoded alone.
+    public var firstAdFrameMatches: Bool
+    /// Whether the first ad frame presented was a keyframe.
+    public var firstAdFrameIsKeyframe: Bool?
+    /// Timeline time at which the break was expected to start (the cue on the timeline), seconds.
+    public var expectedBreakTimelineSeconds: Double?
+    /// Timeline time of the first ad frame, seconds.
+    public var actualBreakTimelineSeconds: Double?
+    /// Whether the cue falls on a content keyframe.
+    public var cueOnKeyframe: Bool?
+    /// Content time of the last content frame presented before the break, and the expected one.
+    public var lastContentBefore: Double?
+    /// The content frame just before the cue, decoded alone.
+    public var expectedLastContentBefore: Double?
+    /// Whether the last content frame's hash equals the reference frame's.
+    public var lastContentBeforeMatches: Bool
+    /// Content time of the first content frame after the break.
+    public var firstContentAfter: Double?
+    /// Where content should resume: the cue (insertion) or cue + duration (replacement), as the
+    /// content frame decoded alone at or after that time.
+    public var expectedFirstContentAfter: Double?
+    /// Whether that frame's hash equals the reference frame's.
+    public var firstContentAfterMatches: Bool
+    /// Error at the break's start, frames (actual last content frame − expected) and milliseconds.
+    public var outErrorFrames: Int?
+    /// Error at the break's start, milliseconds.
+    public var outErrorMilliseconds: Double?
+    /// Error at the break's end, frames (actual first content frame − expected).
+    public var inErrorFrames: Int?
+    /// Error at the break's end, milliseconds.
+    public var inErrorMilliseconds: Double?
+    /// Timeline gap between the last content frame and the first ad frame, ms (negative: overlap).
+    public var videoGapOutMilliseconds: Double?
+    /// Timeline gap between the last ad frame and the first content frame after, ms.
+    public var videoGapInMilliseconds: Double?
+    /// Audio gap (positive) or overlap (negative) at the break's start, ms.
+    public var audioGapOutMilliseconds: Double?
+    /// Audio gap or overlap at the break's end, ms.
+    public var audioGapInMilliseconds: Double?
+    /// Whether every check above holds: 0 frames of error, hashes equal.
+    public var exact: Bool
+    /// What is wrong, when something is.
+    public var problems: [String]
+}
+
+/// Plays an item with ads on the virtual clock and checks every splice against FFmpeg's own decode
+/// of the content and of each ad, frame by frame (`playhead check-ads`).
+public struct AdBoundaryChecker: Sendable {
+    /// What the check found.
+    public struct Result: Sendable, Codable {
+        /// One verdict per break played.
+        public var boundaries: [AdBoundaryVerdict]
+        /// The session's report.
+        public var report: PlaybackReport
+        /// Whether every boundary is exact.
+        public var allExact: Bool { !boundaries.isEmpty && boundaries.allSatisfy(\.exact) }
+    }
+
+    /// The HTTP client (reference decodes and the simulated network).
+    public let client: HTTPClient
+
+    /// Creates a checker.
+    public init(client: HTTPClient) { self.client = client }
+
+    /// Plays `url` with `adMap` on the virtual clock (live: as a live window growing in session time)
+    /// and checks each break.
+    public func check(url: String, adMap: AdMap, live: Bool, mode: AdSignalingMode = .default,
+                      megabitsPerSecond: Double = 50) async throws -> Result {
+        let factory = MediaPlayerClientFactory()
+        factory.register(resolver: AdMapResolver(map: try adMap.resolvingURLs(against: url)))
+        var configuration = PlayerConfiguration()
+        configuration.hashFrames = true
+        configuration.ads = AdSettings(factory: factory, signalingMode: mode)
+        let link = SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [megabitsPerSecond, megabitsPerSecond]))
+        var network: any PlayerNetwork = SimulatedNetwork(client: client, link: link)
+        if live {
+            let prefix = url.range(of: "/", options: .backwards).map { String(url[..<$0.upperBound]) } ?? url
+            network = SimulatedLiveNetwork(inner: network, prefix: prefix)
+        }
+        let player = MediaPlayer(url: url, configuration: configuration, driver: VirtualTimeDriver(), network: network)
+        let report = await player.run()
+        if report.finalStatus == .error { throw PlayheadError.unexpectedPlaylist(url: url, detail: report.error ?? "playback failed") }
+        var references: [String: [ReferenceFrame]] = [:]
+        func frames(_ url: String) async throws -> [ReferenceFrame] {
+            if let known = references[url] { return known }
+            let decoded = try await referenceFrames(url)
+            references[url] = decoded
+            return decoded
+        }
+        var verdicts: [AdBoundaryVerdict] = []
+        for record in report.adBoundaries {
+            let content = try await frames(report.mediaPlaylistURL ?? url)
+            var ad: [ReferenceFrame] = []
+            if let first = record.adMediaURLs.first { ad = try await frames(first) }
+            verdicts.append(Self.verdict(record, content: content, ad: ad))
+        }
+        return Result(boundaries: verdicts, report: report)
+    }
+
+    /// One frame of a rendition decoded alone: content time (0 at its first frame), PTS, hash, keyframe.
+    struct ReferenceFrame {
+        var seconds: Double
+        var pts: Double
+        var duration: Double
+        var md5: String
+        var isKeyframe: Bool
+    }
+
+    private func referenceFrames(_ mediaURL: String) async throws -> [ReferenceFrame] {
+        let response = try await client.get(mediaURL)
+        guard case let .media(playlist) = try Playlist.parse(data: response.body).playlist else {
+            throw PlayheadError.unexpectedPlaylist(url: mediaURL, detail: "not a media playlist")
+        }
+        var options = RenditionDecoderOptions()
+        options.kinds = [.video]
+        options.hashFrames = true
+        let decoder = RenditionDecoder(options: options)
+        var frames: [ReferenceFrame] = []
+        try await RenditionReader(client: client, playlist: playlist, baseURL: response.effectiveURL).read(decoder: decoder) { frame in
+            guard frame.kind == .video, let pts = frame.ptsSeconds, let md5 = frame.md5 else { return }
+            frames.append(ReferenceFrame(seconds: pts, pts: pts, duration: frame.durationSeconds, md5: md5, isKeyframe: frame.isKeyframe))
+        }
+        frames.sort { $0.pts < $1.pts }
+        if let first = frames.first?.pts { for index in frames.indices { frames[index].seconds = frames[index].pts - first } }
+        return frames
+    }
+
+    static func verdict(_ record: AdBoundaryRecord, content: [ReferenceFrame], ad: [ReferenceFrame]) -> AdBoundaryVerdict {
+        let slack = 1e-4
+        let frameSeconds = content.count > 1 ? (content[1].seconds - content[0].seconds) : 1.0 / 30
+        let expectedBefore = content.last { $0.seconds < record.cueContentSeconds - slack }
+        let expectedAfter = content.first { $0.seconds >= record.resumeContentSeconds - slack }
+        let cueFrame = content.first { $0.seconds >= record.cueContentSeconds - slack }
+        var problems: [String] = []
+        func ms(_ seconds: Double?) -> Double? { seconds.map { ($0 * 1000 * 1000).rounded() / 1000 } }
+        func frameError(_ actual: Double?, _ expected: Double?) -> Int? {
+            guard let actual, let expected else { return nil }
+            return Int(((actual - expected) / frameSeconds).rounded())
+        }
+        let firstAdMatches = record.firstAd?.md5 != nil && record.firstAd?.md5 == ad.first?.md5
+        if !firstAdMatches { problems.append("the first ad frame is not the ad's first frame") }
+        let beforeMatches = expectedBefore != nil && record.lastContentBefore?.md5 == expectedBefore?.md5
+            && abs((record.lastContentBefore?.sourceSeconds ?? -1) - (expectedBefore?.seconds ?? -2)) < slack
+        if expectedBefore != nil, !beforeMatches { problems.append("the last content frame before the break is not the one before the cue") }
+        let afterMatches = expectedAfter != nil && record.firstContentAfter?.md5 == expectedAfter?.md5
+            && abs((record.firstContentAfter?.sourceSeconds ?? -1) - (expectedAfter?.seconds ?? -2)) < slack
+        if !afterMatches { problems.append("the first content frame after the break is not the one at \(record.resumeContentSeconds) s") }
+        let outError = frameError(record.lastContentBefore?.sourceSeconds, expectedBefore?.seconds)
+        let inError = frameError(record.firstContentAfter?.sourceSeconds, expectedAfter?.seconds)
+        let expectedStart = record.lastContentBefore.map { $0.timelineEnd }
+        let gapOut = record.firstAd.flatMap { first in record.lastContentBefore.map { first.timelineSeconds - $0.timelineEnd } }
+        let gapIn = record.firstContentAfter.flatMap { first in record.lastAd.map { first.timelineSeconds - $0.timelineEnd } }
+        if let gapOut, abs(gapOut) > slack { problems.append("video gap of \(ms(gapOut)!) ms before the first ad frame") }
+        if let gapIn, abs(gapIn) > slack { problems.append("video gap of \(ms(gapIn)!) ms after the last ad frame") }
+        let audioOut = record.firstAdAudio.flatMap { first in record.lastContentAudioBefore.map { first.timelineSeconds - $0.timelineEnd } }
+        let audioIn = record.firstContentAudioAfter.flatMap { first in record.lastAdAudio.map { first.timelineSeconds - $0.timelineEnd } }
+        let exact = problems.isEmpty && (outError ?? 0) == 0 && inError == 0
+        return AdBoundaryVerdict(
+            breakId: record.breakId, cueSeconds: record.cueContentSeconds,
+            kind: record.replacedContentSeconds > 0 ? "replacement" : "insertion",
+            expectedFirstAdPTS: ad.first?.pts, actualFirstAdPTS: record.firstAd?.ptsSeconds, firstAdFrameMatches: firstAdMatches,
+            firstAdFrameIsKeyframe: record.firstAd?.isKeyframe, expectedBreakTimelineSeconds: expectedStart,
+            actualBreakTimelineSeconds: record.firstAd?.timelineSeconds, cueOnKeyframe: cueFrame.map { $0.isKeyframe && abs($0.seconds - record.cueContentSeconds) < slack },
+            lastContentBefore: record.lastContentBefore?.sourceSeconds, expectedLastContentBefore: expectedBefore?.seconds,
+            lastContentBeforeMatches: beforeMatches, firstContentAfter: record.firstContentAfter?.sourceSeconds,
+            expectedFirstContentAfter: expectedAfter?.seconds, firstContentAfterMatches: afterMatches,
+            outErrorFrames: outError, outErrorMilliseconds: ms(zip(record.lastContentBefore?.sourceSeconds, expectedBefore?.seconds).map { $0 - $1 }),
+            inErrorFrames: inError, inErrorMilliseconds: ms(zip(record.firstContentAfter?.sourceSeconds, expectedAfter?.seconds).map { $0 - $1 }),
+            videoGapOutMilliseconds: ms(gapOut), videoGapInMilliseconds: ms(gapIn),
+            audioGapOutMilliseconds: ms(audioOut), audioGapInMilliseconds: ms(audioIn), exact: exact, problems: problems)
+    }
+}
+
+private func zip(_ a: Double?, _ b: Double?) -> (Double, Double)? {
+    guard let a, let b else { return nil }
+    return (a, b)
+}
+
+extension AdMap {
+    /// The map with each ad URL resolved against `base` (relative URLs in a map are relative to the item).
+    public func resolvingURLs(against base: String) throws -> AdMap {
+        var copy = self
+        for entry in copy.breaks.indices {
+            for ad in copy.breaks[entry].ads.indices {
+                copy.breaks[entry].ads[ad].url = try ResourceURL.resolve(copy.breaks[entry].ads[ad].url, against: base)
+            }
+        }
+        return copy
+    }
+}

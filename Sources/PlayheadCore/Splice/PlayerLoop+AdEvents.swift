@@ -1,0 +1,95 @@
+import PlayheadMedia
+
+/// Ad events and boundary records, driven by the frames actually presented: an ad starts when its
+/// first frame is presented, not when it is loaded.
+extension MediaPlayer {
+    /// Notes a presented frame: a change of source is a splice boundary (events for the master kind,
+    /// boundary records for every kind); inside an ad, progress.
+    func noteSplice(_ item: PendingFrame) {
+        guard state.timeline.breaks.isEmpty == false || item.source.isAd || state.lastPresented[item.kind]?.source.isAd == true else { return }
+        let stamp = BoundaryFrame(sourceSeconds: item.sourceSeconds, timelineSeconds: item.timelineSeconds,
+                                  ptsSeconds: item.frame?.ptsSeconds, durationSeconds: item.durationSeconds, md5: item.frame?.md5,
+                                  isKeyframe: item.frame?.isKeyframe, pictureType: item.frame.map { String($0.pictureType) })
+        let previous = state.lastPresented[item.kind]
+        state.lastPresented[item.kind] = (item.source, stamp)
+        let master = item.kind == masterKind
+        if previous?.source != item.source {
+            if case let .ad(breakId, adIndex)? = previous?.source {
+                recordBoundary(breakId, master ? \.lastAd : \.lastAdAudio, previous!.stamp)
+                if master { leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: previous!.stamp, completed: true) }
+                if master, item.source.breakId != breakId { leaveBreak(breakId) }
+                if !item.source.isAd { recordBoundary(breakId, master ? \.firstContentAfter : \.firstContentAudioAfter, stamp) }
+            }
+            if case let .ad(breakId, adIndex) = item.source {
+                if previous?.source.breakId != breakId {
+                    if let previous, previous.source == .content {
+                        recordBoundary(breakId, master ? \.lastContentBefore : \.lastContentAudioBefore, previous.stamp)
+                    }
+                    recordBoundary(breakId, master ? \.firstAd : \.firstAdAudio, stamp)
+                    if master { enterBreakPresentation(breakId) }
+                }
+                if master { startAd(breakId: breakId, adIndex: adIndex, frame: stamp) }
+            }
+        }
+        if master, case let .ad(breakId, adIndex) = item.source { progress(breakId: breakId, adIndex: adIndex, frame: stamp) }
+    }
+
+    /// The ad-event description of ad `adIndex` of break `breakId` at a presented frame.
+    func adInfo(breakId: String, adIndex: Int, offset: Double, pts: Double?) -> AdEventInfo? {
+        guard let breakIndex = state.timeline.index(ofBreak: breakId) else { return nil }
+        let adBreak = state.timeline.breaks[breakIndex]
+        guard adBreak.ads.indices.contains(adIndex) else { return nil }
+        let ad = adBreak.ads[adIndex]
+        return AdEventInfo(breakId: breakId, breakIndex: breakIndex, adId: ad.id, adIndex: adIndex, url: ad.url,
+                           durationSeconds: ad.durationSeconds, offsetSeconds: offset, pts: pts ?? offset)
+    }
+
+    private func recordBoundary(_ breakId: String, _ field: WritableKeyPath<AdBoundaryRecord, BoundaryFrame?>, _ frame: BoundaryFrame) {
+        guard let index = state.boundaryIndex[breakId] else { return }
+        // Ends (last frames) move with every frame; starts keep the first one.
+        if report.adBoundaries[index][keyPath: field] == nil || field == \.lastAd || field == \.lastAdAudio {
+            report.adBoundaries[index][keyPath: field] = frame
+        }
+    }
+
+    private func enterBreakPresentation(_ breakId: String) {
+        guard let index = state.timeline.index(ofBreak: breakId) else { return }
+        state.timeline = state.timeline.markingWatched(index)
+        bus.post(.adBreakStarted(breakId: breakId, breakIndex: index, ads: state.timeline.breaks[index].ads.count))
+    }
+
+    private func leaveBreak(_ breakId: String) {
+        guard let index = state.timeline.index(ofBreak: breakId) else { return }
+        bus.post(.adBreakCompleted(breakId: breakId, breakIndex: index))
+    }
+
+    private func startAd(breakId: String, adIndex: Int, frame: BoundaryFrame) {
+        state.adProgressMark = (-1, 0)
+        guard let info = adInfo(breakId: breakId, adIndex: adIndex, offset: frame.sourceSeconds, pts: frame.ptsSeconds) else { return }
+        bus.post(.adStarted(info))
+    }
+
+    /// Leaves an ad: completed when its last frame reached its end, else skipped.
+    func leaveAd(breakId: String, adIndex: Int, lastFrame: BoundaryFrame, completed: Bool) {
+        guard let info = adInfo(breakId: breakId, adIndex: adIndex, offset: lastFrame.sourceSeconds + lastFrame.durationSeconds,
+                                pts: lastFrame.ptsSeconds) else { return }
+        let reachedEnd = info.offsetSeconds >= info.durationSeconds - lastFrame.durationSeconds / 2
+        bus.post(completed && reachedEnd ? .adCompleted(info) : .adSkipped(info))
+    }
+
+    /// adProgress once per whole second of the ad and at the first frame at or past each quartile.
+    private func progress(breakId: String, adIndex: Int, frame: BoundaryFrame) {
+        guard let info = adInfo(breakId: breakId, adIndex: adIndex, offset: frame.sourceSeconds, pts: frame.ptsSeconds),
+              info.durationSeconds > 0 else { return }
+        let second = Int((info.offsetSeconds + 1e-9).rounded(.down))
+        let quartile = min(3, Int((info.offsetSeconds / info.durationSeconds * 4 + 1e-9).rounded(.down)))
+        guard second > state.adProgressMark.second || quartile > state.adProgressMark.quartile else { return }
+        state.adProgressMark = (max(second, state.adProgressMark.second), max(quartile, state.adProgressMark.quartile))
+        bus.post(.adProgress(info))
+    }
+}
+
+extension SpliceSource {
+    /// The break of an ad source.
+    var breakId: String? { if case let .ad(breakId, _) = self { return breakId } else { return nil } }
+}

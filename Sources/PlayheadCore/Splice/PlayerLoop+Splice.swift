@@ -1,0 +1,180 @@
+import PlayheadHLS
+import PlayheadMedia
+import PlayheadNet
+
+/// The splicer: where loading goes next when ad breaks are on the timeline.
+///
+/// Content is loaded segment by segment as before. The segment holding a cue is loaded clipped at
+/// the cue (its frames at or after the cue are decoded but not presented); then the break's ads are
+/// loaded one after another, each placed right after the previous one's last frame; then content
+/// resumes from the segment holding the resume point (the cue for insertion, cue + duration for
+/// replacement), decoded from its keyframe and presented from that exact frame. Every frame keeps its
+/// true timestamps; only the offset that puts its source on the timeline changes.
+extension MediaPlayer {
+    /// Slack for comparing cue and segment times, seconds.
+    static let spliceSlackSeconds = 1e-3
+
+    /// The first break not yet entered whose cue lies in `[from, before)` content seconds and whose
+    /// ads are ready.
+    func pendingBreak(from: Double, before: Double) -> AdBreak? {
+        state.timeline.breaks.first { adBreak in
+            !state.breaksDone.contains(adBreak.id) && state.adAssets[adBreak.id]?.isEmpty == false
+                && adBreak.contentSeconds >= from - Self.spliceSlackSeconds && adBreak.contentSeconds < before - Self.spliceSlackSeconds
+        }
+    }
+
+    /// Whether a resolution still under way concerns a cue inside segment `sequence` or before it:
+    /// that segment waits for the answer (or the resolver's timeout).
+    func awaitsResolution(before sequence: Int) -> Bool {
+        guard let tracked = state.tracker?.segment(mediaSequence: sequence) else { return false }
+        return state.transfers.values.contains { transfer in
+            if case let .resolution(opportunity, _) = transfer { return opportunity.contentSeconds < tracked.endSeconds }
+            return false
+        }
+    }
+
+    /// Where content segment `sequence` goes on the timeline, or nil when a break starts before any
+    /// of it plays (the loader is then inside the break). Breaks whose cue is already behind are passed.
+    func contentPlacement(for sequence: Int, now: Double) -> Placement? {
+        guard let tracked = state.tracker?.segment(mediaSequence: sequence) else { return nil }
+        let from = state.contentClipStart ?? tracked.startSeconds
+        for adBreak in state.timeline.breaks where !state.breaksDone.contains(adBreak.id)
+            && adBreak.contentSeconds < from - Self.spliceSlackSeconds && state.adAssets[adBreak.id]?.isEmpty == false {
+            // Its cue went by before its ads were ready (live): content plays on.
+            state.breaksDone.insert(adBreak.id)
+        }
+        var placement = Placement(source: .content, offset: state.contentOffset, clipStart: state.contentClipStart, clipEnd: nil)
+        if let adBreak = pendingBreak(from: from, before: tracked.endSeconds) {
+            // The cue is where what is left of the segment starts: the break comes first.
+            if adBreak.contentSeconds <= from + Self.spliceSlackSeconds {
+                enterBreak(adBreak, now: now)
+                return nil
+            }
+            placement.clipEnd = adBreak.contentSeconds
+        }
+        state.contentClipStart = nil
+        return placement
+    }
+
+    /// Starts loading `adBreak`'s ads: the break begins on the timeline where its cue is.
+    func enterBreak(_ adBreak: AdBreak, now: Double) {
+        state.breaksDone.insert(adBreak.id)
+        guard let first = state.adAssets[adBreak.id]?.first, let sequence = first.firstSequence else { return }
+        let start = adBreak.contentSeconds + state.contentOffset
+        state.adCursor = AdLoadCursor(breakId: adBreak.id, adIndex: 0, mediaSequence: sequence,
+                                      adTimelineStart: start, breakTimelineStart: start)
+        let resume = adBreak.contentSeconds + adBreak.replacedContentSeconds
+        if state.boundaryIndex[adBreak.id] == nil {
+            report.adBoundaries.append(AdBoundaryRecord(breakId: adBreak.id, cueContentSeconds: adBreak.contentSeconds,
+                                                        replacedContentSeconds: adBreak.replacedContentSeconds,
+                                                        resumeContentSeconds: resume))
+            state.boundaryIndex[adBreak.id] = report.adBoundaries.count - 1
+        }
+    }
+
+    /// Takes in one ad segment: places it after the ad's previous segments, then moves the cursor on
+    /// (next segment, next ad, or back to content).
+    func adSegmentArrived(_ cursor: AdLoadCursor, _ transfer: NetworkTransfer, now: Double) {
+        guard let assets = state.adAssets[cursor.breakId], assets.indices.contains(cursor.adIndex),
+              let adBreak = state.timeline.breaks.first(where: { $0.id == cursor.breakId }) else { return }
+        let asset = assets[cursor.adIndex]
+        guard let tracked = asset.tracker.segment(mediaSequence: cursor.mediaSequence) else { return }
+        recordSegment(transfer, mediaSequence: cursor.mediaSequence, now: now)
+        // Replacement: the break may not outlast the content it replaces; a longer ad is cut.
+        let budgetEnd: Double? = adBreak.replacedContentSeconds > 0 ? cursor.breakTimelineStart + adBreak.replacedContentSeconds : nil
+        let placement = Placement(source: .ad(breakId: cursor.breakId, adIndex: cursor.adIndex), offset: cursor.adTimelineStart,
+                                  clipStart: nil, clipEnd: budgetEnd.map { $0 - cursor.adTimelineStart })
+        if cursor.mediaSequence == asset.firstSequence, let index = state.boundaryIndex[cursor.breakId] {
+            report.adBoundaries[index].adMediaURLs.append(asset.mediaURL)
+        }
+        let span = bufferSegment(transfer, tracked: tracked, placement: placement, now: now)
+        if let span { asset.trueEndSeconds = max(asset.trueEndSeconds ?? span.end, span.end) }
+        var next = cursor
+        next.mediaSequence += 1
+        let reachedBudget = budgetEnd.map { cursor.adTimelineStart + (span?.end ?? 0) >= $0 - Self.spliceSlackSeconds } ?? false
+        if asset.tracker.segment(mediaSequence: next.mediaSequence) != nil, !reachedBudget {
+            state.adCursor = next
+            return
+        }
+        adFinishedLoading(cursor, asset: asset, budgetEnd: budgetEnd, now: now)
+    }
+
+    /// An ad segment could not be fetched: retried like content, then the rest of the ad is given up.
+    func adSegmentFailed(_ cursor: AdLoadCursor, attempt: Int, error: PlayheadError, now: Double) {
+        let failure = notification(for: error, now: now)
+        if attempt < configuration.fetchRetries {
+            bus.post(.notification(PlayerNotification.make(.networkError, metadata: failure.metadata, playerTime: now)))
+            state.segmentRetry = SegmentRetry(at: now + Double(1 << attempt), mediaSequence: cursor.mediaSequence, attempt: attempt + 1, ad: cursor)
+            return
+        }
+        bus.post(.notification(Self.adNotification(.adInsertionFail, metadata: failure.metadata, now: now)))
+        guard let asset = state.adAssets[cursor.breakId]?[cursor.adIndex],
+              let adBreak = state.timeline.breaks.first(where: { $0.id == cursor.breakId }) else { return }
+        let budgetEnd: Double? = adBreak.replacedContentSeconds > 0 ? cursor.breakTimelineStart + adBreak.replacedContentSeconds : nil
+        adFinishedLoading(cursor, asset: asset, budgetEnd: budgetEnd, now: now)
+    }
+
+    /// The ad's last segment is in: the next ad starts where this one's media ends (cut to the budget).
+    private func adFinishedLoading(_ cursor: AdLoadCursor, asset: AdAsset, budgetEnd: Double?, now: Double) {
+        var end = cursor.adTimelineStart + (asset.trueEndSeconds ?? 0)
+        if let budgetEnd { end = min(end, budgetEnd) }
+        state.timeline = state.timeline.settingAdDuration(end - cursor.adTimelineStart, breakId: cursor.breakId, adIndex: cursor.adIndex)
+        let count = state.adAssets[cursor.breakId]?.count ?? 0
+        let budgetLeft = budgetEnd.map { end < $0 - Self.spliceSlackSeconds } ?? true
+        if cursor.adIndex + 1 < count, budgetLeft, let sequence = state.adAssets[cursor.breakId]?[cursor.adIndex + 1].firstSequence {
+            state.adCursor = AdLoadCursor(breakId: cursor.breakId, adIndex: cursor.adIndex + 1, mediaSequence: sequence,
+                                          adTimelineStart: end, breakTimelineStart: cursor.breakTimelineStart)
+            return
+        }
+        exitBreak(cursor, timelineEnd: end, now: now)
+    }
+
+    /// Back to content after a break that ended at `timelineEnd`: at the cue (insertion) or at
+    /// cue + duration (replacement), from the segment holding that point.
+    private func exitBreak(_ cursor: AdLoadCursor, timelineEnd: Double, now: Double) {
+        state.adCursor = nil
+        guard let adBreak = state.timeline.breaks.first(where: { $0.id == cursor.breakId }) else { return }
+        if let count = state.adAssets[cursor.breakId]?.count, count > 0 {
+            // Ads not played (a replacement budget spent early) leave the timeline.
+            state.timeline = state.timeline.keepingAds(upTo: cursor.adIndex + 1, breakId: cursor.breakId)
+        }
+        bus.post(.timelineChanged(breaks: state.timeline.breaks.count))
+        let resume = adBreak.contentSeconds + adBreak.replacedContentSeconds
+        state.contentOffset = timelineEnd - resume
+        state.contentClipStart = resume
+        guard let tracker = state.tracker else { return }
+        if let last = tracker.segments.last, !tracker.isLive, resume >= last.endSeconds - Self.spliceSlackSeconds {
+            // A post-roll: nothing after it.
+            state.nextSequence = nil
+            state.endLoaded = true
+            return
+        }
+        state.nextSequence = nil
+        state.contentResume = resume
+        resumeContentIfListed(tracker)
+    }
+
+    /// After a break, finds the content segment holding the resume point once the playlist lists it.
+    func resumeContentIfListed(_ tracker: LivePlaylistTracker) {
+        guard let resume = state.contentResume else { return }
+        if let segment = tracker.segment(containing: resume + Self.spliceSlackSeconds) ?? tracker.segment(containing: resume) {
+            state.nextSequence = segment.mediaSequence
+            state.contentResume = nil
+        } else if tracker.endListSeen, let last = tracker.segments.last, resume >= last.endSeconds - Self.spliceSlackSeconds {
+            state.contentResume = nil
+            state.endLoaded = true
+        }
+    }
+
+    /// An ad notification with the inner chain the PSDK guide gives its code (for example
+    /// AD_TIMEOUT → AD_INSERTION_FAIL → AD_NOT_INSERTED).
+    static func adNotification(_ code: NotificationCode, metadata: [String: String], now: Double) -> PlayerNotification {
+        var chain: [NotificationCode] = [code]
+        while let inner = chain.last?.innerNotificationCode, chain.count < 4 { chain.append(inner) }
+        var notification: PlayerNotification?
+        for link in chain.reversed() {
+            notification = PlayerNotification.make(link, metadata: metadata, inner: notification, playerTime: now)
+        }
+        return notification!
+    }
+}

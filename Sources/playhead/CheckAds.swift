@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import PlayheadCore
+import PlayheadMedia
+import PlayheadNet
+
+/// `playhead check-ads URL --ad-map FILE`: plays with ads on the virtual clock and checks every splice
+/// boundary against FFmpeg's decode of the content and of the ad, frame by frame.
+struct CheckAds: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-ads",
+        abstract: "Play with ads on the virtual clock and check every ad boundary frame by frame.",
+        discussion: """
+        The ad map (JSON) says which ads play at which cue: \
+        {"breaks":[{"time":10,"ads":[{"url":"…/ad.m3u8","duration":10}]},{"cueId":"splice-17","ads":[…]}]}; \
+        relative ad URLs are resolved against the item's URL. VOD inserts the ads (content resumes at the cue's \
+        frame); --live plays the playlist as a growing live window, where ads replace content (content resumes \
+        at cue + duration). For every break it reports the cue, the expected and actual first ad frame, the \
+        content frames on each side and their error in frames and milliseconds, and the audio gap or overlap. \
+        Exit status: 0 when every boundary is exact, 3 when one is not, 1 when playback or a reference decode \
+        failed or no break played, 2 on usage errors.
+        """
+    )
+
+    @Argument(help: "The item: a multivariant or media playlist URL, or a file path.")
+    var source: String
+
+    @Option(help: "The ad map (JSON file).")
+    var adMap: String
+
+    @Flag(help: "Play as live (a window growing with session time): ads replace content.")
+    var live = false
+
+    @Option(help: "Signalling mode: default, manifestCues or serverMap.")
+    var signalingMode: String = "default"
+
+    @Flag(help: "Print the verdicts and the boundary records as JSON.")
+    var json = false
+
+    func run() async throws {
+        MediaLog.level = .quiet
+        guard let mode = AdSignalingMode(rawValue: signalingMode) else {
+            printError("unknown --signaling-mode \"\(signalingMode)\"; one of \(AdSignalingMode.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ExitCode(2)
+        }
+        let map: AdMap
+        do {
+            map = try AdMap.parse(try Data(contentsOf: URL(fileURLWithPath: adMap)))
+        } catch {
+            printError("\(adMap): \(error)")
+            throw ExitCode(2)
+        }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let result: AdBoundaryChecker.Result
+        do {
+            result = try await AdBoundaryChecker(client: client).check(url: ResourceURL.fromArgument(source), adMap: map, live: live, mode: mode)
+        } catch {
+            printError("check-ads: \(error)")
+            throw ExitCode(1)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let body: [String: AnyEncodable] = ["boundaries": AnyEncodable(result.boundaries), "records": AnyEncodable(result.report.adBoundaries),
+                                                "allExact": AnyEncodable(result.allExact)]
+            FileHandle.standardOutput.write(try encoder.encode(body) + Data("\n".utf8))
+        } else {
+            print(Self.table(result.boundaries))
+        }
+        if result.boundaries.isEmpty {
+            printError("check-ads: no ad break was played (no cue matched the ad map?)")
+            throw ExitCode(1)
+        }
+        if !result.allExact { throw ExitCode(3) }
+    }
+
+    /// The human-readable report: one block per break.
+    static func table(_ verdicts: [AdBoundaryVerdict]) -> String {
+        func f(_ value: Double?, _ digits: Int = 3) -> String { value.map { String(format: "%.\(digits)f", $0) } ?? "–" }
+        var lines: [String] = []
+        for v in verdicts {
+            lines.append("break \(v.breakId) (\(v.kind)) cue \(f(v.cueSeconds)) s, cue on keyframe: \(v.cueOnKeyframe.map { $0 ? "yes" : "no" } ?? "?") — \(v.exact ? "EXACT" : "NOT EXACT")")
+            lines.append("  first ad frame: pts \(f(v.actualFirstAdPTS)) s (expected \(f(v.expectedFirstAdPTS)) s), hash \(v.firstAdFrameMatches ? "equal" : "DIFFERENT"), keyframe \(v.firstAdFrameIsKeyframe.map { $0 ? "yes" : "no" } ?? "?"), at timeline \(f(v.actualBreakTimelineSeconds)) s (expected \(f(v.expectedBreakTimelineSeconds)) s)")
+            lines.append("  last content frame before: \(f(v.lastContentBefore)) s (expected \(f(v.expectedLastContentBefore)) s) \(v.lastContentBeforeMatches ? "right frame" : "WRONG"), error \(v.outErrorFrames.map(String.init) ?? "–") frames / \(f(v.outErrorMilliseconds)) ms")
+            lines.append("  first content frame after: \(f(v.firstContentAfter)) s (expected \(f(v.expectedFirstContentAfter)) s) \(v.firstContentAfterMatches ? "right frame" : "WRONG"), error \(v.inErrorFrames.map(String.init) ?? "–") frames / \(f(v.inErrorMilliseconds)) ms")
+            lines.append("  video gap out/in: \(f(v.videoGapOutMilliseconds)) / \(f(v.videoGapInMilliseconds)) ms; audio gap(+)/overlap(−) out/in: \(f(v.audioGapOutMilliseconds)) / \(f(v.audioGapInMilliseconds)) ms")
+            for problem in v.problems { lines.append("  problem: \(problem)") }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Type erasure for encoding a heterogeneous JSON object.
+struct AnyEncodable: Encodable {
+    private let encodeValue: (any Encoder) throws -> Void
+    init(_ value: some Encodable) { encodeValue = value.encode }
+    func encode(to encoder: any Encoder) throws { try encodeValue(encoder) }
+}
