@@ -1,0 +1,200 @@
+import Foundation
+@testable import PlayheadCore
+import PlayheadMedia
+import PlayheadNet
+import PlayheadOrigin
+import Testing
+
+/// The splicer on the generated cue streams: cues at 10 s (CUE-OUT/CUE-IN, on a keyframe) and 17 s
+/// (DATERANGE SCTE35-OUT, between keyframes), the 10 s ad from `ad/master.m3u8`, checked frame by
+/// frame against FFmpeg's decode of the content and of the ad.
+@Suite struct SpliceTests {
+    static let adMap = AdMap(breaks: [
+        .init(time: 10, cueId: nil, ads: [.init(url: "../../ad/master.m3u8", duration: 10, id: "ad-at-10")]),
+        .init(time: nil, cueId: "splice-17", ads: [.init(url: "../../ad/master.m3u8", duration: 10, id: "ad-at-17")]),
+    ])
+
+    static let cases: [(container: String, live: Bool)] = [("ts", false), ("fmp4", false), ("ts", true), ("fmp4", true)]
+
+    @Test(arguments: cases)
+    func checkAdsFindsEveryBoundaryExact(container: String, live: Bool) async throws {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let result = try await AdBoundaryChecker(client: client).check(url: server.url("/cues/\(container)/master.m3u8"), adMap: Self.adMap, live: live)
+        #expect(result.boundaries.count == 2)
+        #expect(result.allExact, "\(result.boundaries.map(\.problems))")
+        let first = try #require(result.boundaries.first), second = try #require(result.boundaries.last)
+        #expect(first.cueSeconds == 10 && first.cueOnKeyframe == true)
+        #expect(second.cueSeconds == 17 && second.cueOnKeyframe == false)
+        for verdict in result.boundaries {
+            #expect(verdict.kind == (live ? "replacement" : "insertion"))
+            #expect(verdict.firstAdFrameMatches)
+            #expect(verdict.outErrorFrames == 0 && verdict.inErrorFrames == 0)
+            #expect(verdict.firstAdFrameIsKeyframe == true)
+        }
+        // Insertion resumes at the cue's own frame; replacement at cue + duration (4 s and 6 s).
+        #expect(first.expectedFirstContentAfter == (live ? 14 : 10))
+        #expect(second.expectedFirstContentAfter == (live ? 23 : 17))
+        #expect(first.firstContentAfter == first.expectedFirstContentAfter)
+        // Every content frame and every ad frame played: 900 + 2 × 300 inserted; replacement cuts the
+        // ads to the 10 s of content they replace.
+        #expect(result.report.framesPresented["video"] == (live ? 900 : 1500))
+        #expect(result.report.rebuffers.isEmpty)
+    }
+
+    @Test func adEventsFollowThePresentedFrames() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let url = server.url("/cues/ts/master.m3u8")
+        let run = await PlayerFixtures.playVirtual(url) { configuration in
+            let factory = MediaPlayerClientFactory()
+            factory.register(resolver: AdMapResolver(map: try! Self.adMap.resolvingURLs(against: url)))
+            configuration.ads = AdSettings(factory: factory)
+        }
+        #expect(run.report.finalStatus == .completed)
+        let names = run.events.map(\.kind.name).filter { $0.hasPrefix("ad") && $0 != "adProgress" }
+        #expect(names == ["adBreakStarted", "adStarted", "adCompleted", "adBreakCompleted",
+                          "adBreakStarted", "adStarted", "adCompleted", "adBreakCompleted"])
+        // The first ad starts at timeline 10 s; the second at 27 s (17 s of content + the first ad).
+        let starts = run.events.compactMap { event -> Double? in if case .adStarted = event.kind { return event.playerTime } else { return nil } }
+        #expect(starts.count == 2)
+        #expect(abs(starts[0] - (run.report.adBoundaries[0].firstAd?.timelineSeconds ?? -1) - firstFrameDelay(run)) < 1e-6)
+        // Quartile progress: the first frame at or past 2.5, 5 and 7.5 s of each ad.
+        let progress = run.events.compactMap { event -> AdEventInfo? in if case let .adProgress(info) = event.kind { return info } else { return nil } }
+        for quarter in [2.5, 5.0, 7.5] {
+            let hits = progress.filter { $0.adId == "ad-at-10" && $0.offsetSeconds >= quarter - 1e-9 && $0.offsetSeconds < quarter + 1.0 / 30 - 1e-9 }
+            #expect(hits.count == 1, "quartile at \(quarter) s")
+        }
+        let completed = run.events.compactMap { event -> AdEventInfo? in if case let .adCompleted(info) = event.kind { return info } else { return nil } }
+        #expect(completed.map(\.offsetSeconds).allSatisfy { abs($0 - 10) < 1e-6 })
+        #expect(run.report.adTimeline?.breaks.allSatisfy(\.watched) == true)
+    }
+
+    /// Session time of the first presented frame (events carry session time; boundaries timeline time).
+    private func firstFrameDelay(_ run: PlayerFixtures.Run) -> Double {
+        run.events.first { $0.kind == .playStarted }?.playerTime ?? 0
+    }
+
+    @Test func aVerdictOnTheWrongFrameIsNotExact() {
+        let content = (0..<60).map { AdBoundaryChecker.ReferenceFrame(seconds: Double($0) / 30, pts: 1.4 + Double($0) / 30, duration: 1.0 / 30, md5: "c\($0)", isKeyframe: $0 % 60 == 0) }
+        let ad = [AdBoundaryChecker.ReferenceFrame(seconds: 0, pts: 1.4, duration: 1.0 / 30, md5: "ad0", isKeyframe: true)]
+        func frame(_ seconds: Double, _ md5: String) -> BoundaryFrame {
+            BoundaryFrame(sourceSeconds: seconds, timelineSeconds: seconds, ptsSeconds: nil, durationSeconds: 1.0 / 30, md5: md5, isKeyframe: nil, pictureType: nil)
+        }
+        var record = AdBoundaryRecord(breakId: "b", cueContentSeconds: 1, replacedContentSeconds: 0, resumeContentSeconds: 1)
+        record.lastContentBefore = frame(29.0 / 30, "c29")
+        record.firstAd = BoundaryFrame(sourceSeconds: 0, timelineSeconds: 1, ptsSeconds: 1.4, durationSeconds: 1.0 / 30, md5: "ad0", isKeyframe: true, pictureType: "I")
+        record.lastAd = BoundaryFrame(sourceSeconds: 0, timelineSeconds: 1, ptsSeconds: 1.4, durationSeconds: 1.0 / 30, md5: "ad0", isKeyframe: true, pictureType: "I")
+        record.firstContentAfter = BoundaryFrame(sourceSeconds: 1, timelineSeconds: 1.0 + 1.0 / 30, ptsSeconds: nil, durationSeconds: 1.0 / 30, md5: "c30", isKeyframe: nil, pictureType: nil)
+        #expect(AdBoundaryChecker.verdict(record, content: content, ad: ad).exact)
+        // One frame late back into content: not exact, and the error says one frame.
+        record.firstContentAfter = BoundaryFrame(sourceSeconds: 31.0 / 30, timelineSeconds: 1.0 + 1.0 / 30, ptsSeconds: nil, durationSeconds: 1.0 / 30, md5: "c31", isKeyframe: nil, pictureType: nil)
+        let late = AdBoundaryChecker.verdict(record, content: content, ad: ad)
+        #expect(!late.exact && late.inErrorFrames == 1 && !late.problems.isEmpty)
+        // The wrong picture at the right time: not exact either.
+        record.firstContentAfter = BoundaryFrame(sourceSeconds: 1, timelineSeconds: 1.0 + 1.0 / 30, ptsSeconds: nil, durationSeconds: 1.0 / 30, md5: "other", isKeyframe: nil, pictureType: nil)
+        #expect(!AdBoundaryChecker.verdict(record, content: content, ad: ad).exact)
+    }
+}
+
+/// A resolver that never answers.
+final class SilentResolver: ContentResolver, @unchecked Sendable {
+    let timeoutSeconds: Double
+    private let lock = NSLock()
+    private var cancels = 0
+    init(timeoutSeconds: Double) { self.timeoutSeconds = timeoutSeconds }
+    func shouldHandle(_ opportunity: PlacementOpportunity) -> Bool { opportunity.kind == .breakStart }
+    func process(_ opportunity: PlacementOpportunity, delegate: any ContentResolverDelegate) {}
+    func cancel() { lock.withLock { cancels += 1 } }
+    var cancelled: Int { lock.withLock { cancels } }
+}
+
+/// A resolver that fails at once with AD_UNREACHABLE.
+final class FailingResolver: ContentResolver, @unchecked Sendable {
+    func shouldHandle(_ opportunity: PlacementOpportunity) -> Bool { opportunity.kind == .breakStart }
+    func process(_ opportunity: PlacementOpportunity, delegate: any ContentResolverDelegate) {
+        delegate.resolver(self, didFail: opportunity, with: PlayerNotification.make(.adUnreachable, metadata: ["URL": "http://127.0.0.1:9/ads"], playerTime: 0))
+    }
+}
+
+@Suite struct ResolverFailureTests {
+    func play(_ resolver: any ContentResolver, live: Bool) async throws -> PlaybackReport {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let factory = MediaPlayerClientFactory()
+        factory.register(resolver: resolver)
+        var configuration = PlayerConfiguration()
+        configuration.mode = .demux
+        configuration.ads = AdSettings(factory: factory)
+        var network: any PlayerNetwork = SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50))
+        if live { network = SimulatedLiveNetwork(inner: network, prefix: server.url("/cues/")) }
+        let player = MediaPlayer(url: server.url("/cues/ts/master.m3u8"), configuration: configuration, driver: VirtualTimeDriver(), network: network)
+        return await player.run()
+    }
+
+    @Test(arguments: [false, true])
+    func aResolverThatNeverAnswersTimesOutAndContentPlaysOn(live: Bool) async throws {
+        let resolver = SilentResolver(timeoutSeconds: 0.2)
+        let report = try await play(resolver, live: live)
+        #expect(report.finalStatus == .completed)
+        #expect(report.framesPresented["video"] == 900)
+        #expect(report.rebuffers.isEmpty)
+        #expect(report.adBoundaries.isEmpty)
+        let timeouts = report.notifications.filter { $0.code == .adTimeout }
+        #expect(timeouts.count == 2)
+        #expect(timeouts.first?.inner.first?.name == "AD_INSERTION_FAIL")
+        #expect(timeouts.first?.inner.first?.inner.first?.name == "AD_NOT_INSERTED")
+        #expect(resolver.cancelled == 2)
+    }
+
+    @Test(arguments: [false, true])
+    func aResolverThatFailsIsRecordedAndContentPlaysOn(live: Bool) async throws {
+        let report = try await play(FailingResolver(), live: live)
+        #expect(report.finalStatus == .completed)
+        #expect(report.framesPresented["video"] == 900)
+        #expect(report.rebuffers.isEmpty)
+        #expect(report.notifications.filter { $0.code == .adUnreachable }.count == 2)
+    }
+}
+
+@Suite struct LocalTimeTests {
+    /// Two 10 s ads inserted at 10 s and 17 s of a 30 s VOD.
+    @Test func localTimeFollowsTheHandComputedTableAndSeekToLocalTimeLandsOnTheContentFrame() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let url = server.url("/cues/ts/master.m3u8")
+        let run = await PlayerFixtures.playVirtual(url, configure: { configuration in
+            let factory = MediaPlayerClientFactory()
+            factory.register(resolver: AdMapResolver(map: try! SpliceTests.adMap.resolvingURLs(against: url)))
+            configuration.ads = AdSettings(factory: factory)
+            configuration.hashFrames = true
+        }, scheduled: [.init(atPositionSeconds: 2, action: .seekToLocal(seconds: 20))])
+        let timeline = try #require(run.report.adTimeline)
+        // virtual → local: content before the first break, the cue inside a break, content minus ads after.
+        let table: [(virtual: Double, local: Double)] = [(0, 0), (5, 5), (9.9, 9.9), (10, 10), (15, 10), (19.9, 10), (20, 10),
+                                                         (25, 15), (26.9, 16.9), (27, 17), (30, 17), (37, 17), (40, 20), (50, 30)]
+        for row in table {
+            #expect(abs(timeline.localSeconds(atVirtual: row.virtual) - row.local) < 1e-6, "localTime at \(row.virtual)")
+            #expect(abs(timeline.convertToLocalTime(row.virtual) - row.local) < 1e-6)
+        }
+        #expect(abs(timeline.virtualSeconds(forLocal: 20) - 40) < 1e-6)
+        #expect(abs(timeline.virtualSeconds(forLocal: 5) - 5) < 1e-6)
+        // The seek to local 20 s passed both breaks and presented content frame 600 first.
+        let seek = try #require(run.report.seeks.first)
+        #expect(abs((seek.firstFrameSeconds ?? -1) - 40) < 1e-6)
+        #expect(run.report.adBoundaries.isEmpty)
+        let reference = await PlayerFixtures.ffmpegHashes(server.url("/cues/ts/vod.m3u8"))
+        let firstAfterSeek = run.presented.firstIndex { frame in frame.kind == .video && frame.md5 == reference[600] }
+        let framesBefore = run.presented.filter { $0.kind == .video }.prefix(61)
+        #expect(reference.count == 900)
+        #expect(firstAfterSeek != nil)
+        // Frames 0–60 (0–2 s) then frame 600: the seek presented the content frame at 20 s next.
+        #expect(framesBefore.last?.md5 == reference[600])
+    }
+}
