@@ -82,8 +82,8 @@ struct CheckAds: AsyncParsableCommand {
         for v in verdicts {
             lines.append("break \(v.breakId) (\(v.kind)) cue \(f(v.cueSeconds)) s, cue on keyframe: \(v.cueOnKeyframe.map { $0 ? "yes" : "no" } ?? "?") — \(v.exact ? "EXACT" : "NOT EXACT")")
             lines.append("  first ad frame: pts \(f(v.actualFirstAdPTS)) s (expected \(f(v.expectedFirstAdPTS)) s), hash \(v.firstAdFrameMatches ? "equal" : "DIFFERENT"), keyframe \(v.firstAdFrameIsKeyframe.map { $0 ? "yes" : "no" } ?? "?"), at timeline \(f(v.actualBreakTimelineSeconds)) s (expected \(f(v.expectedBreakTimelineSeconds)) s)")
-            lines.append("  last content frame before: \(f(v.lastContentBefore)) s (expected \(f(v.expectedLastContentBefore)) s) \(v.lastContentBeforeMatches ? "right frame" : "WRONG"), error \(v.outErrorFrames.map(String.init) ?? "–") frames / \(f(v.outErrorMilliseconds)) ms")
-            lines.append("  first content frame after: \(f(v.firstContentAfter)) s (expected \(f(v.expectedFirstContentAfter)) s) \(v.firstContentAfterMatches ? "right frame" : "WRONG"), error \(v.inErrorFrames.map(String.init) ?? "–") frames / \(f(v.inErrorMilliseconds)) ms")
+            lines.append("  last content frame before: \(f(v.lastContentBefore)) s (expected \(f(v.expectedLastContentBefore)) s) \(v.lastContentBeforeMatches ? (v.expectedLastContentBefore == nil ? "none: a pre-roll" : "right frame") : "WRONG"), error \(v.outErrorFrames.map(String.init) ?? "–") frames / \(f(v.outErrorMilliseconds)) ms")
+            lines.append("  first content frame after: \(f(v.firstContentAfter)) s (expected \(f(v.expectedFirstContentAfter)) s) \(v.firstContentAfterMatches ? (v.expectedFirstContentAfter == nil ? "none: a post-roll" : "right frame") : "WRONG"), error \(v.inErrorFrames.map(String.init) ?? "–") frames / \(f(v.inErrorMilliseconds)) ms")
             lines.append("  video gap out/in: \(f(v.videoGapOutMilliseconds)) / \(f(v.videoGapInMilliseconds)) ms; audio gap(+)/overlap(−) out/in: \(f(v.audioGapOutMilliseconds)) / \(f(v.audioGapInMilliseconds)) ms")
             for problem in v.problems { lines.append("  problem: \(problem)") }
         }

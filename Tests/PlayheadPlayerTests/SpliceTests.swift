@@ -1,5 +1,6 @@
 import Foundation
 @testable import PlayheadCore
+import PlayheadHLS
 import PlayheadMedia
 import PlayheadNet
 import PlayheadOrigin
@@ -43,6 +44,47 @@ import Testing
         // ads to the 10 s of content they replace.
         #expect(result.report.framesPresented["video"] == (live ? 900 : 1500))
         #expect(result.report.rebuffers.isEmpty)
+    }
+
+    @Test func preMidAndPostRollsFromTheServerMapAreExact() async throws {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let ad = "../../ad/master.m3u8"
+        let map = AdMap(breaks: [0, 10, 30].map { AdMap.Entry(time: $0, cueId: nil, ads: [.init(url: ad, duration: 10, id: nil)]) })
+        let result = try await AdBoundaryChecker(client: client).check(url: server.url("/cues/ts/master.m3u8"), adMap: map, live: false)
+        #expect(result.allExact, "\(result.boundaries.map(\.problems))")
+        #expect(result.boundaries.map(\.cueSeconds) == [0, 10, 30])
+        #expect(result.report.adTimeline?.breaks.map { $0.placement(contentDurationSeconds: 30) } == ["preroll", "midroll", "postroll"])
+        // The pre-roll's first frame opens the session; the post-roll's last frame ends it.
+        #expect(result.boundaries[0].actualBreakTimelineSeconds == 0 && result.boundaries[0].lastContentBefore == nil)
+        #expect(result.boundaries[2].firstContentAfter == nil)
+        #expect(result.report.framesPresented["video"] == 900 + 3 * 300)
+        #expect(result.report.finalStatus == .completed)
+    }
+
+    @Test func fullEventReplayReplacesMidRollsInAVOD() async throws {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let result = try await AdBoundaryChecker(client: client).check(url: server.url("/cues/ts/master.m3u8"), adMap: Self.adMap,
+                                                                        live: false, mode: .manifestCues)
+        #expect(result.allExact)
+        #expect(result.boundaries.map(\.kind) == ["replacement", "replacement"])
+        #expect(result.boundaries.map(\.expectedFirstContentAfter) == [14, 23])
+        #expect(result.report.framesPresented["video"] == 900)
+    }
+
+    @Test func theAdRenditionMatchesTheContentBitrate() {
+        let variants = [400, 800, 1600].map { VariantStream(uri: "v\($0).m3u8", bandwidth: $0 * 1000) }
+        #expect(MediaPlayer.adVariant(variants, matching: 950_000).bandwidth == 800_000)
+        #expect(MediaPlayer.adVariant(variants, matching: 1_600_000).bandwidth == 1_600_000)
+        #expect(MediaPlayer.adVariant(variants, matching: 100_000).bandwidth == 400_000)
+        #expect(MediaPlayer.adVariant(variants, matching: nil).bandwidth == 400_000)
     }
 
     @Test func adEventsFollowThePresentedFrames() async throws {

@@ -156,11 +156,15 @@ public struct AdBoundaryChecker: Sendable {
         }
         let firstAdMatches = record.firstAd?.md5 != nil && record.firstAd?.md5 == ad.first?.md5
         if !firstAdMatches { problems.append("the first ad frame is not the ad's first frame") }
-        let beforeMatches = expectedBefore != nil && record.lastContentBefore?.md5 == expectedBefore?.md5
-            && abs((record.lastContentBefore?.sourceSeconds ?? -1) - (expectedBefore?.seconds ?? -2)) < slack
-        if expectedBefore != nil, !beforeMatches { problems.append("the last content frame before the break is not the one before the cue") }
-        let afterMatches = expectedAfter != nil && record.firstContentAfter?.md5 == expectedAfter?.md5
-            && abs((record.firstContentAfter?.sourceSeconds ?? -1) - (expectedAfter?.seconds ?? -2)) < slack
+        // A pre-roll has no content before it and a post-roll none after: then nothing must be there.
+        func same(_ actual: BoundaryFrame?, _ expected: ReferenceFrame?) -> Bool {
+            guard let expected else { return actual == nil }
+            guard let actual else { return false }
+            return actual.md5 == expected.md5 && abs(actual.sourceSeconds - expected.seconds) < slack
+        }
+        let beforeMatches = same(record.lastContentBefore, expectedBefore)
+        if !beforeMatches { problems.append("the last content frame before the break is not the one before the cue") }
+        let afterMatches = same(record.firstContentAfter, expectedAfter)
         if !afterMatches { problems.append("the first content frame after the break is not the one at \(record.resumeContentSeconds) s") }
         let outError = frameError(record.lastContentBefore?.sourceSeconds, expectedBefore?.seconds)
         let inError = frameError(record.firstContentAfter?.sourceSeconds, expectedAfter?.seconds)
@@ -171,7 +175,7 @@ public struct AdBoundaryChecker: Sendable {
         if let gapIn, abs(gapIn) > slack { problems.append("video gap of \(ms(gapIn)!) ms after the last ad frame") }
         let audioOut = record.firstAdAudio.flatMap { first in record.lastContentAudioBefore.map { first.timelineSeconds - $0.timelineEnd } }
         let audioIn = record.firstContentAudioAfter.flatMap { first in record.lastAdAudio.map { first.timelineSeconds - $0.timelineEnd } }
-        let exact = problems.isEmpty && (outError ?? 0) == 0 && inError == 0
+        let exact = problems.isEmpty && (outError ?? 0) == 0 && (inError ?? 0) == 0
         return AdBoundaryVerdict(
             breakId: record.breakId, cueSeconds: record.cueContentSeconds,
             kind: record.replacedContentSeconds > 0 ? "replacement" : "insertion",

@@ -12,6 +12,16 @@ extension MediaPlayer {
         let registered = settings.factory.opportunityDetectors
         let detectors: [any OpportunityDetector] = registered.isEmpty ? [AdCueDetector.standard] : registered
         let listed = Array(tracker.segments.suffix(tracker.playlist.segments.count))
+        if !tracker.isLive, settings.signalingMode != .manifestCues, !state.seenOpportunities.contains(Self.serverMapID) {
+            // VOD: one server-map request before playback; its breaks may be anywhere, pre-roll and post-roll included.
+            state.seenOpportunities.insert(Self.serverMapID)
+            let request = PlacementOpportunity(id: Self.serverMapID, kind: .serverMap, contentSeconds: 0,
+                                               durationSeconds: tracker.segments.last?.endSeconds, mediaSequence: tracker.segments.first?.mediaSequence ?? 0,
+                                               tag: "", rawText: "", attributes: [:])
+            if let resolver = settings.factory.resolver(for: request) {
+                await resolutionFinished(request, await ResolutionRace.run(resolver, request), now: driver.now)
+            }
+        }
         for detector in detectors {
             for opportunity in detector.detect(segments: listed, dateRanges: tracker.playlist.dateRanges)
             where opportunity.kind == .breakStart && !state.seenOpportunities.contains(opportunity.id) {
@@ -37,6 +47,9 @@ extension MediaPlayer {
         }
     }
 
+    /// The id of the server-map request.
+    static let serverMapID = "server-map"
+
     /// Takes in a resolver's answer: breaks join the timeline once their ads' playlists are loaded;
     /// a failure or a timeout is a notification, and content plays on.
     func resolutionFinished(_ opportunity: PlacementOpportunity, _ outcome: ResolutionOutcome, now: Double) async {
@@ -48,11 +61,14 @@ extension MediaPlayer {
         case let .resolved(breaks):
             for var adBreak in breaks {
                 let isLive = state.tracker?.isLive ?? false
-                if configuration.ads?.replaces(isLive: isLive, atContentSeconds: adBreak.contentSeconds) == true {
+                if opportunity.kind != .serverMap, configuration.ads?.replaces(isLive: isLive, atContentSeconds: adBreak.contentSeconds) == true {
                     adBreak.replacedContentSeconds = opportunity.durationSeconds ?? adBreak.durationSeconds
                 } else {
                     adBreak.replacedContentSeconds = 0
                 }
+                // One break per place: a cue the server map already placed (within half a second) adds nothing.
+                let placed = state.timeline.breaks.contains { $0.id == adBreak.id || abs($0.contentSeconds - adBreak.contentSeconds) < AdMap.timeToleranceSeconds }
+                if placed { continue }
                 var assets: [AdAsset] = []
                 var ads: [TimelineAd] = []
                 for ad in adBreak.ads {
@@ -61,7 +77,7 @@ extension MediaPlayer {
                         ads.append(ad)
                     }
                 }
-                guard !assets.isEmpty, state.timeline.index(ofBreak: adBreak.id) == nil else { continue }
+                guard !assets.isEmpty else { continue }
                 adBreak.ads = ads
                 state.adAssets[adBreak.id] = assets
                 state.timeline = state.timeline.withBreak(adBreak)

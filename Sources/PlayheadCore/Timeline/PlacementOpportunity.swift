@@ -13,6 +13,9 @@ public struct PlacementOpportunity: Sendable, Equatable, Codable {
         case breakContinue
         /// A cue that is neither (SCTE35-CMD, a custom tag).
         case signal
+        /// VOD in the default or server-map signalling mode: one request, before playback, for every
+        /// break of the item (PSDK "server map"); the answer may hold pre-, mid- and post-rolls.
+        case serverMap
     }
 
     /// The cue's id (its ID attribute, SCTE-35 event id, DATERANGE ID), or one made from its position.

@@ -1,0 +1,39 @@
+import Foundation
+import PlayheadOrigin
+import Testing
+
+/// `playhead check-ads`: its exit codes and its JSON, through the binary.
+@Suite struct CheckAdsCommandTests {
+    @Test func exactBoundariesExitZeroWithJSON() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let outcome = await CLI.run(CLI.playhead, ["check-ads", server.url("/cues/ts/master.m3u8"), "--ad-map", CLI.streams + "/cues/admap.json", "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+        #expect(json?["allExact"] as? Bool == true)
+        let boundaries = json?["boundaries"] as? [[String: Any]] ?? []
+        #expect(boundaries.count == 2)
+        #expect(boundaries.compactMap { $0["inErrorFrames"] as? Int } == [0, 0])
+        #expect(boundaries.compactMap { $0["firstAdFrameMatches"] as? Bool } == [true, true])
+    }
+
+    @Test func noBreakPlayedIsExitOne() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let map = FileManager.default.temporaryDirectory.appendingPathComponent("empty-admap-\(UUID()).json")
+        try Data(#"{"breaks": []}"#.utf8).write(to: map)
+        defer { try? FileManager.default.removeItem(at: map) }
+        let outcome = await CLI.run(CLI.playhead, ["check-ads", server.url("/cues/ts/master.m3u8"), "--ad-map", map.path])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("no ad break was played"))
+    }
+
+    @Test func badAdMapIsExitTwoNamingTheField() async throws {
+        let map = FileManager.default.temporaryDirectory.appendingPathComponent("bad-admap-\(UUID()).json")
+        try Data(#"{"breaks": [{"time": 10, "ads": [{"duration": 10}]}]}"#.utf8).write(to: map)
+        defer { try? FileManager.default.removeItem(at: map) }
+        let outcome = await CLI.run(CLI.playhead, ["check-ads", "http://127.0.0.1:9/x.m3u8", "--ad-map", map.path])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("url"))
+    }
+}
