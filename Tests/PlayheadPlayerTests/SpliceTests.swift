@@ -240,3 +240,61 @@ final class FailingResolver: ContentResolver, @unchecked Sendable {
         #expect(framesBefore.last?.md5 == reference[600])
     }
 }
+
+/// Records the opportunities it is given; answers with no break.
+final class RecordingResolver: ContentResolver, @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: [PlacementOpportunity] = []
+    func shouldHandle(_ opportunity: PlacementOpportunity) -> Bool { opportunity.tag == "#EXT-X-BLACKOUT" }
+    func process(_ opportunity: PlacementOpportunity, delegate: any ContentResolverDelegate) {
+        lock.withLock { seen.append(opportunity) }
+        delegate.resolver(self, didResolve: opportunity, into: [])
+    }
+    var opportunities: [PlacementOpportunity] { lock.withLock { seen } }
+}
+
+@Suite(.serialized) struct CustomAdTagTests {
+    /// The cue stream with `#EXT-X-BLACKOUT:ID=b1` before its segment at 6 s, served from a second folder.
+    func play(itemTags: [String], globalTags: [String]) async throws -> [PlacementOpportunity] {
+        MediaLog.level = .quiet
+        let streams = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { streams.stop() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blackout-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var text = try String(contentsOfFile: PlayerFixtures.streams + "/cues/ts/vod.m3u8", encoding: .utf8)
+        text = text.replacingOccurrences(of: "seg0", with: streams.url("/cues/ts/seg0"))
+        text = text.replacingOccurrences(of: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:06.000Z", with: "#EXT-X-BLACKOUT:ID=b1\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:06.000Z")
+        try text.write(to: folder.appendingPathComponent("blackout.m3u8"), atomically: true, encoding: .utf8)
+        let items = try LoopbackHTTPServer(root: folder.path)
+        defer { items.stop() }
+        let resolver = RecordingResolver()
+        try AdSettings.setGlobalExtraAdTags(globalTags)
+        defer { try? AdSettings.setGlobalExtraAdTags([]) }
+        let run = await PlayerFixtures.playVirtual(items.url("/blackout.m3u8")) { configuration in
+            let factory = MediaPlayerClientFactory()
+            factory.register(resolver: resolver)
+            var settings = AdSettings(factory: factory)
+            try? settings.setExtraAdTags(itemTags)
+            configuration.ads = settings
+            configuration.mode = .demux
+        }
+        #expect(run.report.finalStatus == .completed)
+        return resolver.opportunities
+    }
+
+    @Test func anExtraAdTagOfTheItemReachesTheResolver() async throws {
+        #expect(try await play(itemTags: [], globalTags: []).isEmpty)
+        let found = try await play(itemTags: ["#EXT-X-BLACKOUT"], globalTags: [])
+        #expect(found.count == 1)
+        #expect(found.first?.id == "b1" && found.first?.contentSeconds == 6 && found.first?.rawText == "#EXT-X-BLACKOUT:ID=b1")
+        // The same tag set for every item.
+        #expect(try await play(itemTags: [], globalTags: ["#EXT-X-BLACKOUT"]).map(\.id) == ["b1"])
+    }
+
+    @Test func badTagsAreRefused() {
+        var settings = AdSettings(factory: MediaPlayerClientFactory())
+        #expect(throws: AdTagError.missingHash("EXT-X-BLACKOUT")) { try settings.setExtraAdTags(["EXT-X-BLACKOUT"]) }
+        #expect(throws: AdTagError.empty) { try AdSettings.setGlobalExtraAdTags([""]) }
+    }
+}

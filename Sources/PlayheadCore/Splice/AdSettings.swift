@@ -9,8 +9,38 @@ public enum AdSignalingMode: String, Sendable, Codable, CaseIterable {
     case serverMap
 }
 
+import Foundation
+
 /// How the player places ads: which detectors and resolvers run, and in which signalling mode.
 public struct AdSettings: Sendable {
+    private static let globalLock = NSLock()
+    nonisolated(unsafe) private static var globalTags: [String] = []
+
+    /// Extra ad tags for every item (PSDK `PTSDKConfig setAdTags:`), read by the default detector
+    /// alongside the default cues. Each must start with `#`.
+    public static var globalExtraAdTags: [String] { globalLock.withLock { globalTags } }
+
+    /// Sets the extra ad tags of every item; refuses a tag without `#` or an empty one.
+    public static func setGlobalExtraAdTags(_ tags: [String]) throws(AdTagError) {
+        _ = try AdCueDetector(extraTags: tags)
+        globalLock.withLock { globalTags = tags }
+    }
+
+    /// Extra ad tags of this item, on top of the global ones.
+    public private(set) var extraAdTags: [String] = []
+
+    /// Sets this item's extra ad tags; refuses a tag without `#` or an empty one.
+    public mutating func setExtraAdTags(_ tags: [String]) throws(AdTagError) {
+        _ = try AdCueDetector(extraTags: tags)
+        extraAdTags = tags
+    }
+
+    /// The detector used when no detector is registered: default cues plus the global and item tags.
+    var defaultDetector: AdCueDetector {
+        let extra = Self.globalExtraAdTags + extraAdTags
+        return extra.isEmpty ? .standard : ((try? AdCueDetector(extraTags: extra)) ?? .standard)
+    }
+
     /// Registered opportunity detectors and content resolvers. With no detector registered the
     /// default `AdCueDetector` runs.
     public var factory: MediaPlayerClientFactory

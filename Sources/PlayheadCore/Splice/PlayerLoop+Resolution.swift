@@ -5,12 +5,13 @@ import PlayheadMedia
 /// Opportunities to ad breaks: detection on every playlist, resolution (up front for VOD, per cue
 /// for live, each within its resolver's timeout), and loading of the ads' playlists.
 extension MediaPlayer {
-    /// Runs the detectors over the current playlist and sends each new break start to its resolver.
+    /// Runs the detectors over the current playlist and sends each new break start or signal (a
+    /// custom tag, SCTE35-CMD) to the first resolver that handles it.
     /// VOD resolves before playback starts; live starts a resolution the loop hears back from.
     func detectOpportunities(now: Double) async {
         guard let settings = configuration.ads, let tracker = state.tracker else { return }
         let registered = settings.factory.opportunityDetectors
-        let detectors: [any OpportunityDetector] = registered.isEmpty ? [AdCueDetector.standard] : registered
+        let detectors: [any OpportunityDetector] = registered.isEmpty ? [settings.defaultDetector] : registered
         let listed = Array(tracker.segments.suffix(tracker.playlist.segments.count))
         if !tracker.isLive, settings.signalingMode != .manifestCues, !state.seenOpportunities.contains(Self.serverMapID) {
             // VOD: one server-map request before playback; its breaks may be anywhere, pre-roll and post-roll included.
@@ -24,7 +25,7 @@ extension MediaPlayer {
         }
         for detector in detectors {
             for opportunity in detector.detect(segments: listed, dateRanges: tracker.playlist.dateRanges)
-            where opportunity.kind == .breakStart && !state.seenOpportunities.contains(opportunity.id) {
+            where (opportunity.kind == .breakStart || opportunity.kind == .signal) && !state.seenOpportunities.contains(opportunity.id) {
                 state.seenOpportunities.insert(opportunity.id)
                 guard let resolver = settings.factory.resolver(for: opportunity) else { continue }
                 if tracker.isLive {
