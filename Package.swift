@@ -55,7 +55,7 @@ let package = Package(
         .target(
             name: "PlayheadServer",
             dependencies: [
-                "PlayheadCore", "PlayheadNet", "PlayheadMedia", "PlayheadReport",
+                "PlayheadCore", "PlayheadNet", "PlayheadMedia", "PlayheadReport", "CPlayheadShims",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

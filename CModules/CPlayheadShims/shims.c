@@ -17,3 +17,12 @@ int ph_averror(int e) { return AVERROR(e); }
 int ph_averror_eof(void) { return AVERROR_EOF; }
 int ph_averror_eagain(void) { return AVERROR(EAGAIN); }
 int ph_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+
+#include <malloc.h>
+int ph_malloc_trim(void) {
+#ifdef __GLIBC__
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
+}

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import CPlayheadShims
 
 /// The process's resident memory and CPU time, read from `/proc/self` (Linux; zeros elsewhere).
 public struct ProcessStats: Sendable, Equatable {
@@ -13,6 +14,15 @@ public struct ProcessStats: Sendable, Equatable {
     /// Reads the figures now.
     public static func current() -> ProcessStats {
         ProcessStats(residentBytes: residentBytes(), cpuSeconds: cpuSeconds())
+    }
+
+    /// Hands the allocator's free memory back to the system (glibc `malloc_trim(0)`), so resident
+    /// memory measures what is in use rather than what the allocator keeps cached in its arenas. The
+    /// daemon and the soak runner call it before each memory sample; `PLAYHEAD_MALLOC_TRIM=0` turns it off.
+    @discardableResult
+    public static func releaseFreeMemory() -> Bool {
+        guard ProcessInfo.processInfo.environment["PLAYHEAD_MALLOC_TRIM"] != "0" else { return false }
+        return ph_malloc_trim() == 1
     }
 
     /// VmRSS from `/proc/self/statm` (second field, pages).

@@ -46,6 +46,7 @@ public final class ServerMetrics: Sendable {
             refreshCounters()
             refreshSessionGauges()
             refreshStatusGauges()
+            ProcessStats.releaseFreeMemory()
             rss.set(to: Double(ProcessStats.residentBytes()))
             return registry.emitToString()
         }

@@ -84,6 +84,7 @@ final class InProcessSoakTarget: SoakTarget {
             SoakSessionFigures(id: String(index + 1), status: pair.0.status.rawValue, rebuffers: pair.1.withLock { $0 },
                                failed: pair.0.status == .error, positionSeconds: pair.0.currentTime)
         }
+        ProcessStats.releaseFreeMemory()
         return (figures, ProcessStats.current())
     }
 

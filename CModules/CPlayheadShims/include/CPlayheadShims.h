@@ -28,4 +28,8 @@ int ph_averror_eof(void);
 int ph_averror_eagain(void);
 int ph_averror_invaliddata(void);
 
+// MARK: glibc allocator (malloc.h is not in Swift's Glibc module)
+/// malloc_trim(0): returns free heap memory of every arena to the system; 1 if some was released.
+int ph_malloc_trim(void);
+
 #endif
