@@ -28,6 +28,7 @@ public enum PlaybackReportHTML {
         for chart in timeline.charts() { html += "<div class=\"chart\">" + chart.render() + "</div>" }
         html += ReportTables.rebuffers(report)
         html += ReportTables.adBreaks(timeline)
+        html += ReportTables.adBoundaries(report)
         html += ReportTables.seeks(report)
         html += ReportTables.notifications(report.notifications)
         html += ReportTables.events(events, maxRows: maxEventRows)

@@ -52,6 +52,24 @@ enum ReportTables {
               rows: timeline.adBreaks.map { [seconds($0.start), seconds($0.end), seconds($0.end - $0.start)] }, numeric: [0, 1, 2])
     }
 
+    /// Every splice boundary: the frames on each side (content time for content, ad time for ads).
+    static func adBoundaries(_ r: PlaybackReport) -> String {
+        table("Ad boundaries", headers: ["break", "cue (s)", "kind", "last content before (s)", "first ad frame at (s)",
+                                         "first content after (s)", "audio gap out / in (ms)"],
+              rows: r.adBoundaries.map { b in
+                  let out = zipGap(b.firstAdAudio?.timelineSeconds, b.lastContentAudioBefore?.timelineEnd)
+                  let back = zipGap(b.firstContentAudioAfter?.timelineSeconds, b.lastAdAudio?.timelineEnd)
+                  return [b.breakId, seconds(b.cueContentSeconds), b.replacedContentSeconds > 0 ? "replacement" : "insertion",
+                          seconds(b.lastContentBefore?.sourceSeconds), seconds(b.firstAd?.timelineSeconds),
+                          seconds(b.firstContentAfter?.sourceSeconds), "\(out) / \(back)"]
+              }, numeric: [1, 3, 4, 5])
+    }
+
+    private static func zipGap(_ a: Double?, _ b: Double?) -> String {
+        guard let a, let b else { return "–" }
+        return String(format: "%.1f", (a - b) * 1000)
+    }
+
     /// Every seek.
     static func seeks(_ r: PlaybackReport) -> String {
         table("Seeks", headers: ["requested at (s)", "from (s)", "to (s)", "completed at (s)", "first frame (s)"],

@@ -2,15 +2,10 @@ import PlayheadCore
 
 /// What the report's charts draw, taken from a report and its events (all times are session seconds).
 ///
-/// Ad breaks come from `custom` events until the player inserts ads itself: `adBreakStarted` /
-/// `adBreakCompleted` bound a break (shaded), `adStarted` / `adCompleted` mark ad boundaries (dashed
-/// lines). A break still open at the end lasts to the end of the session.
+/// Ad breaks come from the player's ad events: `adBreakStarted` / `adBreakCompleted` bound a break
+/// (shaded), `adStarted` / `adCompleted` / `adSkipped` mark ad boundaries (dashed lines). A break still
+/// open at the end lasts to the end of the session.
 struct ReportTimeline {
-    /// Names of the custom events that open and close an ad break.
-    static let adBreakStartName = "adBreakStarted", adBreakEndName = "adBreakCompleted"
-    /// Names of the custom events that mark ad boundaries.
-    static let adBoundaryNames: Set<String> = ["adStarted", "adCompleted"]
-
     var endSeconds = 0.0
     var bufferSeconds: [(x: Double, y: Double)] = []
     var selectedBitrate: [(x: Double, y: Double)] = []
@@ -39,11 +34,11 @@ struct ReportTimeline {
                 segmentThroughput.append((t, throughput))
             case let .framePresented(_, late): lateness.append((t, late))
             case let .framesDropped(_, _, late): dropped.append((t, late))
-            case let .custom(name, _) where name == Self.adBreakStartName: openBreak = openBreak ?? t
-            case let .custom(name, _) where name == Self.adBreakEndName:
+            case .adBreakStarted: openBreak = openBreak ?? t
+            case .adBreakCompleted:
                 if let start = openBreak { adBreaks.append((start, t)) }
                 openBreak = nil
-            case let .custom(name, _) where Self.adBoundaryNames.contains(name): adBoundaries.append(t)
+            case .adStarted, .adCompleted, .adSkipped: adBoundaries.append(t)
             default: break
             }
         }

@@ -9,35 +9,27 @@ import Testing
 /// The HTML report of a session with ad breaks and a rebuffer: self-contained, with its charts, and
 /// drawn by headless Chromium when it is installed.
 @Suite struct ReportHTMLTests {
-    /// Plays the top variant over a 1.5 Mbit/s virtual link (it rebuffers), with an ad break marked by
-    /// custom events from 4 s to 9 s of playback and ad boundaries inside it.
+    /// Plays the cue stream with two inserted 10 s ads (at 10 s and 17 s) over a 0.7 Mbit/s virtual link,
+    /// slower than the 0.95 Mbit/s rendition, so it rebuffers.
     func sessionWithAdsAndRebuffers() async throws -> (PlaybackReport, [PlayerEvent]) {
         MediaLog.level = .quiet
         let origin = try LoopbackHTTPServer(root: ServerFixtures.streams)
         defer { origin.stop() }
         let client = HTTPClient()
         defer { client.shutdown() }
+        let url = origin.url("/cues/ts/master.m3u8")
+        let map = try AdMap.parse(try Data(contentsOf: URL(fileURLWithPath: ServerFixtures.streams + "/cues/admap.json"))).resolvingURLs(against: url)
+        let factory = MediaPlayerClientFactory()
+        factory.register(resolver: AdMapResolver(map: map))
         var configuration = PlayerConfiguration()
         configuration.mode = .demux
-        configuration.variant = .index(3)
-        configuration.abr = nil
-        let link = SimulatedLink(trace: BandwidthTrace(name: "slow", times: [0, 1], megabitsPerSecond: [1.5, 1.5]))
-        let player = MediaPlayer(url: origin.url("/ts/master.m3u8"), configuration: configuration, driver: VirtualTimeDriver(),
+        configuration.ads = AdSettings(factory: factory)
+        let link = SimulatedLink(trace: BandwidthTrace(name: "slow", times: [0, 1], megabitsPerSecond: [0.7, 0.7]))
+        let player = MediaPlayer(url: url, configuration: configuration, driver: VirtualTimeDriver(),
                                  network: SimulatedNetwork(client: client, link: link))
         let events = EventLog()
-        let bus = player.bus
-        let subscription = bus.subscribe { event in
-            events.append(event)
-            guard case let .timeChanged(seconds) = event.kind else { return }
-            switch seconds {
-            case 4..<5: bus.post(.custom(name: "adBreakStarted", payload: ["id": "mid-1"]))
-            case 5..<6: bus.post(.custom(name: "adStarted", payload: ["ad": "1"]))
-            case 7..<8: bus.post(.custom(name: "adCompleted", payload: ["ad": "1"]))
-            case 9..<10: bus.post(.custom(name: "adBreakCompleted", payload: ["id": "mid-1"]))
-            default: break
-            }
-        }
-        let report = await player.run(maxSessionSeconds: 60)
+        let subscription = player.bus.subscribe { events.append($0) }
+        let report = await player.run(maxSessionSeconds: 120)
         subscription.cancel()
         return (report, events.all)
     }
@@ -45,11 +37,12 @@ import Testing
     @Test func reportOfASessionWithAdsAndARebufferHasItsChartsAndTables() async throws {
         let (report, events) = try await sessionWithAdsAndRebuffers()
         #expect(!report.rebuffers.isEmpty, "the slow link should make it rebuffer")
+        #expect(report.adBoundaries.count == 2)
         let html = PlaybackReportHTML.render(report: report, events: events)
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         #expect(html.components(separatedBy: "<svg").count - 1 == 3)
         for text in ["Buffer level", "Selected bitrate and measured throughput", "Frame lateness", "rebuffer", "ad break",
-                     "ad boundary", "<h2>Rebuffers</h2>", "<h2>Ad breaks</h2>", "<h2>Notifications</h2>", "adBreakStarted"] {
+                     "ad boundary", "<h2>Rebuffers</h2>", "<h2>Ad breaks</h2>", "<h2>Ad boundaries</h2>", "splice-17", "<h2>Notifications</h2>"] {
             #expect(html.contains(text), "missing \(text)")
         }
         #expect(html.contains("fill=\"#d62728\" fill-opacity"), "a rebuffer band")
