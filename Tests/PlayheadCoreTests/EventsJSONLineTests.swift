@@ -83,3 +83,22 @@ private func strip(_ value: Any) -> Any {
     if let array = value as? [Any] { return array.map(strip) }
     return value
 }
+
+@Suite struct AdEventsJSONLineTests {
+    static let info = AdEventInfo(breakId: "splice-17", breakIndex: 1, adId: "ad-1", adIndex: 0, url: "http://127.0.0.1/ad.m3u8",
+                                  durationSeconds: 10, offsetSeconds: 2.5, pts: 3.9)
+
+    @Test func adEventsWriteFlatFieldsAndReadBack() throws {
+        let kinds: [PlayerEventKind] = [
+            .timelineChanged(breaks: 2), .adBreakStarted(breakId: "splice-17", breakIndex: 1, ads: 2), .adStarted(Self.info),
+            .adProgress(Self.info), .adCompleted(Self.info), .adSkipped(Self.info), .adClicked(Self.info, clickThrough: "http://x/"),
+            .adClicked(Self.info, clickThrough: nil), .adBreakCompleted(breakId: "splice-17", breakIndex: 1),
+        ]
+        for (index, kind) in kinds.enumerated() {
+            let event = PlayerEvent(sequence: index + 1, playerTime: 12.5, wallClockTime: nil, kind: kind)
+            #expect(try PlayerEvent(jsonLine: event.jsonLine()) == event, "\(event.jsonLine())")
+        }
+        let line = PlayerEvent(sequence: 3, playerTime: 12.5, wallClockTime: nil, kind: .adProgress(Self.info)).jsonLine()
+        #expect(line == #"{"seq":3,"time":12.5,"event":"adProgress","breakId":"splice-17","breakIndex":1,"adId":"ad-1","adIndex":0,"url":"http://127.0.0.1/ad.m3u8","durationSeconds":10.0,"offsetSeconds":2.5,"pts":3.9}"#)
+    }
+}
