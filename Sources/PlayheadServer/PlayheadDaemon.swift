@@ -31,6 +31,15 @@ public enum PlayheadDaemon {
             },
             logger: logger
         )
+        // Long-running: hand the allocator's free memory back every 10 s, so memory freed by ended
+        // sessions and dropped segments does not stay cached in malloc's arenas.
+        let trimmer = Task.detached(priority: .background) {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(10))
+                ProcessStats.releaseFreeMemory()
+            }
+        }
+        defer { trimmer.cancel() }
         do {
             try await app.runService()
         } catch {

@@ -83,7 +83,8 @@ public struct SoakReport: Sendable, Codable {
     public var settings: SoakSettings
     /// Every sample, in time order.
     public var samples: [SoakSample]
-    /// RSS growth from the first sample after warm-up to the last, percent (nil if too short to say).
+    /// RSS growth from the first sample after warm-up to the last taken while every session still ran
+    /// (sessions ending free their memory), percent (nil if too short to say).
     public var rssGrowthPercent: Double?
     /// Mean CPU over the samples after warm-up, percent of one core.
     public var meanCPUPercent: Double
@@ -95,7 +96,8 @@ public struct SoakReport: Sendable, Codable {
         self.settings = settings
         self.samples = samples
         let warm = samples.filter { $0.elapsedSeconds >= settings.warmUpSeconds }
-        if let first = warm.first, let last = warm.last, first.elapsedSeconds < last.elapsedSeconds, first.rssBytes > 0 {
+        let allRunning = warm.filter { $0.running >= settings.sessions }
+        if let first = allRunning.first, let last = allRunning.last, first.elapsedSeconds < last.elapsedSeconds, first.rssBytes > 0 {
             rssGrowthPercent = (Double(last.rssBytes) / Double(first.rssBytes) - 1) * 100
         }
         let cpu = warm.isEmpty ? samples : warm
