@@ -123,6 +123,9 @@ public struct AdBoundaryChecker: Sendable {
         var isKeyframe: Bool
     }
 
+    /// Decodes a rendition alone, placing its frames on its own content time line the way the player
+    /// does: the first PTS of each discontinuity sequence pinned to its segment's start, the decoders
+    /// drained at each discontinuity.
     private func referenceFrames(_ mediaURL: String) async throws -> [ReferenceFrame] {
         let response = try await client.get(mediaURL)
         guard case let .media(playlist) = try Playlist.parse(data: response.body).playlist else {
@@ -132,19 +135,40 @@ public struct AdBoundaryChecker: Sendable {
         options.kinds = [.video]
         options.hashFrames = true
         let decoder = RenditionDecoder(options: options)
+        let fetcher = SegmentFetcher(network: LiveNetwork(client: client))
+        let segments = LivePlaylistTracker(first: playlist, loadedAt: 0).segments
+        var anchor = TimestampAnchor()
         var frames: [ReferenceFrame] = []
-        try await RenditionReader(client: client, playlist: playlist, baseURL: response.effectiveURL).read(decoder: decoder) { frame in
+        func add(_ frame: DecodedFrame, _ tracked: TrackedSegment) {
             guard frame.kind == .video, let pts = frame.ptsSeconds, let md5 = frame.md5 else { return }
-            frames.append(ReferenceFrame(seconds: pts, pts: pts, duration: frame.durationSeconds, md5: md5, isKeyframe: frame.isKeyframe))
+            let seconds = anchor.contentSeconds(forPTS: pts, discontinuitySequence: tracked.discontinuitySequence,
+                                                segmentStartSeconds: tracked.startSeconds)
+            frames.append(ReferenceFrame(seconds: seconds, pts: pts, duration: frame.durationSeconds, md5: md5, isKeyframe: frame.isKeyframe))
         }
-        frames.sort { $0.pts < $1.pts }
-        if let first = frames.first?.pts { for index in frames.indices { frames[index].seconds = frames[index].pts - first } }
+        var previous: TrackedSegment?
+        for tracked in segments {
+            if let previous, tracked.discontinuitySequence != previous.discontinuitySequence {
+                decoder.finish { add($0, previous) }
+                decoder.reset()
+            }
+            let fetched = try await fetcher.fetch(tracked.segment, baseURL: response.effectiveURL, at: 0)
+            let demuxed = try decoder.demux(fetched.bytes)
+            if let span = demuxed.timeSpan(of: .video) {
+                _ = anchor.contentSeconds(forPTS: span.start, discontinuitySequence: tracked.discontinuitySequence,
+                                          segmentStartSeconds: tracked.startSeconds)
+            }
+            for packet in demuxed.packets { decoder.decode(packet, in: demuxed) { add($0, tracked) } }
+            previous = tracked
+        }
+        if let previous { decoder.finish { add($0, previous) } }
+        frames.sort { $0.seconds < $1.seconds }
         return frames
     }
 
     static func verdict(_ record: AdBoundaryRecord, content: [ReferenceFrame], ad: [ReferenceFrame]) -> AdBoundaryVerdict {
         let slack = 1e-4
-        let frameSeconds = content.count > 1 ? (content[1].seconds - content[0].seconds) : 1.0 / 30
+        let step = content.count > 1 ? content[1].seconds - content[0].seconds : 0
+        let frameSeconds = step > 1e-6 ? step : 1.0 / 30
         let expectedBefore = content.last { $0.seconds < record.cueContentSeconds - slack }
         let expectedAfter = content.first { $0.seconds >= record.resumeContentSeconds - slack }
         let cueFrame = content.first { $0.seconds >= record.cueContentSeconds - slack }
