@@ -26,7 +26,7 @@ public struct ABRSettings: Sendable, Codable, Equatable {
 
 /// Ad settings of a session (`ads`). Recorded with the session; the player has no ad insertion yet,
 /// so they do not change playback until PlayheadAds lands.
-public struct AdSettings: Sendable, Codable, Equatable {
+public struct SessionAdSettings: Sendable, Codable, Equatable {
     /// Whether ads are wanted.
     public var enabled = false
     /// A VMAP or VAST URL for client-side ad insertion.
@@ -66,8 +66,8 @@ public struct SessionSpec: Sendable, Codable, Equatable {
     public var mode = defaultMode
     /// Variant choice and buffer sizes.
     public var abr = ABRSettings()
-    /// Ad settings (recorded; see ``AdSettings``).
-    public var ads = AdSettings()
+    /// Ad settings (see ``SessionAdSettings``).
+    public var ads = SessionAdSettings()
     /// Timed-metadata tags the client subscribes to (recorded; the player posts no tag events yet).
     public var subscribedTags: [String] = []
     /// Extra outputs.
