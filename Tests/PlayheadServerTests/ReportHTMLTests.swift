@@ -23,7 +23,7 @@ import Testing
         factory.register(resolver: AdMapResolver(map: map))
         var configuration = PlayerConfiguration()
         configuration.mode = .demux
-        configuration.ads = SessionAdSettings(factory: factory)
+        configuration.ads = AdSettings(factory: factory)
         let link = SimulatedLink(trace: BandwidthTrace(name: "slow", times: [0, 1], megabitsPerSecond: [0.7, 0.7]))
         let player = MediaPlayer(url: url, configuration: configuration, driver: VirtualTimeDriver(),
                                  network: SimulatedNetwork(client: client, link: link))

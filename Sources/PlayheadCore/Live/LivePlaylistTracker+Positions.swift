@@ -61,3 +61,26 @@ extension LivePlaylistTracker {
         segments[lastIndex(where: { $0.startSeconds <= seconds }) ?? 0]
     }
 }
+
+extension LivePlaylistTracker {
+    /// This tracker with its content times shifted so that the media sequences it shares with `other`
+    /// start where `other` places them: a live variant switch keeps one content timeline (renditions
+    /// of one stream share media sequence numbers). Unchanged when they share none.
+    public func aligned(to other: LivePlaylistTracker) -> LivePlaylistTracker {
+        guard let common = segments.first(where: { other.segment(mediaSequence: $0.mediaSequence) != nil }),
+              let theirs = other.segment(mediaSequence: common.mediaSequence) else {
+            // No overlap: continue after the other's last segment if this one follows it.
+            guard let first = segments.first, let last = other.segments.last, first.mediaSequence == last.mediaSequence + 1 else { return self }
+            return shifted(by: last.endSeconds - first.startSeconds)
+        }
+        return shifted(by: theirs.startSeconds - common.startSeconds)
+    }
+
+    private func shifted(by offset: Double) -> LivePlaylistTracker {
+        guard offset != 0 else { return self }
+        var copy = self
+        for index in copy.segments.indices { copy.segments[index].startSeconds += offset }
+        copy.emptyWindowEdgeSeconds += offset
+        return copy
+    }
+}

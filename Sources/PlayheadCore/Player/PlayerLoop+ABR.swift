@@ -64,9 +64,11 @@ extension MediaPlayer {
         state.mediaURL = url
         report.mediaPlaylistURL = url
         report.variantBandwidth = to
-        let tracker = LivePlaylistTracker(first: playlist, loadedAt: now)
+        var tracker = LivePlaylistTracker(first: playlist, loadedAt: now)
+        // Live: the new rendition's window continues the content timeline of the old one.
+        if let old = state.tracker, old.isLive { tracker = tracker.aligned(to: old) }
         state.tracker = tracker
-        state.variantPlaylists[index] = (playlist, url)
+        if !tracker.isLive { state.variantPlaylists[index] = (playlist, url) }
         qos.setProfileBitrate(to)
         bus.post(.bitrateChanged(fromBitsPerSecond: from, toBitsPerSecond: to, reason: state.lastDecisionReason))
         notify(.bitrateChange, metadata: ["BITRATE": String(to)], now: now)

@@ -115,8 +115,8 @@ extension MediaPlayer {
                 await startAdSegment(cursor, attempt: 0, now: now)
             } else if state.pendingSwitch == nil, let sequence = state.nextSequence, tracker.segment(mediaSequence: sequence) != nil,
                       !awaitsResolution(before: sequence) {
-                if !tracker.isLive, let index = decideVariant(now: now) {
-                    if let cached = state.variantPlaylists[index] {
+                if let index = decideVariant(now: now) {
+                    if !tracker.isLive, let cached = state.variantPlaylists[index] {
                         switchVariant(to: index, playlist: cached.playlist, url: cached.url, now: now)
                     } else {
                         await startVariantPlaylist(index, now: now)
