@@ -57,4 +57,6 @@ public enum NotificationMetadataKey: String, Sendable, Codable, CaseIterable {
     case adId = "AD_ID"
     /// Playhead's own: the VAST error code to report to the ad's error URLs (`[ERRORCODE]`).
     case vastErrorCode = "VAST_ERROR_CODE"
+    /// Playhead's own: the error URL templates of an ad left out (one per line), for the beacon tracker.
+    case errorURLs = "ERROR_URLS"
 }

@@ -27,6 +27,15 @@ extension PlayerNotification {
         return metadata
     }
 
+    /// A number for messages: at most three decimals, no trailing zeros (`30`, `0.3`, `12.5`).
+    static func shortNumber(_ value: Double) -> String {
+        let millis = (value * 1000).rounded()
+        if millis.truncatingRemainder(dividingBy: 1000) == 0 { return String(Int(millis / 1000)) }
+        var text = String(format: "%.3f", millis / 1000)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+
     /// 170008 `AD_TIMEOUT` (inner AD_INSERTION_FAIL → AD_NOT_INSERTED): no ad answer in time.
     ///
     /// - Parameters:
@@ -35,7 +44,7 @@ extension PlayerNotification {
     ///   - breakId: The break (or opportunity) it was for, if any.
     public static func adTimeout(url: String, afterSeconds seconds: Double, breakId: String? = nil) -> PlayerNotification {
         nested(.adTimeout, metadata: adMetadata(
-            description: "no ad response within \(EventJSON.number(seconds)) s", url: url, breakId: breakId,
+            description: "no ad response within \(shortNumber(seconds)) s", url: url, breakId: breakId,
             extra: [.vastErrorCode: "301"]))
     }
 
@@ -97,10 +106,13 @@ extension PlayerNotification {
     ///   - adId: The ad, if known.
     ///   - url: The ad's URL, if known.
     ///   - vastErrorCode: The VAST error code for the ad's error URLs, if one applies.
+    ///   - errorURLs: The ad's VAST error URL templates, for a tracker to call (the ad is not on the
+    ///     timeline, so they cannot be found there).
     public static func adNotInserted(description: String, breakId: String? = nil, adId: String? = nil,
-                                     url: String? = nil, vastErrorCode: Int? = nil) -> PlayerNotification {
+                                     url: String? = nil, vastErrorCode: Int? = nil, errorURLs: [String] = []) -> PlayerNotification {
         var extra: [NotificationMetadataKey: String] = [:]
         extra[.vastErrorCode] = vastErrorCode.map(String.init)
+        if !errorURLs.isEmpty { extra[.errorURLs] = errorURLs.joined(separator: "\n") }
         return nested(.adNotInserted, metadata: adMetadata(description: description, url: url, breakId: breakId,
                                                            adId: adId, extra: extra))
     }
