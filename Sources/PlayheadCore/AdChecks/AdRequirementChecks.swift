@@ -79,7 +79,7 @@ public enum AdRequirements {
                 raise(.adTargetDurationTooLong, "ad target duration \(adTarget) s is above the content's \(contentTarget) s")
             } else if let longest = ad.longestSegmentSeconds, longest.rounded() > Double(contentTarget) {
                 raise(.adTargetDurationTooLong,
-                      "ad segment of \(EventJSON.number(longest)) s is above the content's target duration \(contentTarget) s")
+                      "ad segment of \(PlayerNotification.shortNumber(longest)) s is above the content's target duration \(contentTarget) s")
             }
         }
         let audioOnlyRequired = options.alwaysRequireAudioOnly || content.hasAudioOnlyVariant || content.hasAlternateAudio
@@ -95,7 +95,7 @@ public enum AdRequirements {
             if match == nil, !singlePlaylistMatches {
                 let offered = ad.videoVariants.map { String($0.bandwidth) }.joined(separator: ", ")
                 raise(.adHlsMatchingBitrateMissing,
-                      "no ad variant within \(EventJSON.number(options.bitrateTolerance * 100)) % of the content's \(contentBitsPerSecond) bit/s"
+                      "no ad variant within \(PlayerNotification.shortNumber(options.bitrateTolerance * 100)) % of the content's \(contentBitsPerSecond) bit/s"
                         + " (ad offers \(offered.isEmpty ? "no variant" : offered))")
             }
         }
