@@ -118,13 +118,20 @@ public final class DefaultAdResolver: ServerMapResolver, @unchecked Sendable {
         return outcome
     }
 
-    /// Abandons every resolution under way; their delegates are not called.
+    /// Abandons every resolution under way (its transfers are aborted); their delegates are not called.
     public func cancel() {
-        let tasks = state.withLock { state in
-            defer { state.tasks = [:] }
-            return Array(state.tasks.values)
+        state.withLock { $0.tasks.values.forEach { $0.cancel() } }
+    }
+
+    /// Returns once every resolution started by ``process(_:delegate:)`` so far has answered or,
+    /// cancelled, ended (for a player's teardown, and tests).
+    public func waitUntilIdle() async {
+        while let task = state.withLock({ $0.tasks.values.first }) {
+            await task.value
+            state.withLock { state in
+                if let id = state.tasks.first(where: { $0.value == task })?.key { state.tasks.removeValue(forKey: id) }
+            }
         }
-        tasks.forEach { $0.cancel() }
     }
 
     // MARK: Shared
@@ -163,7 +170,7 @@ public final class DefaultAdResolver: ServerMapResolver, @unchecked Sendable {
                 total += ad.durationSeconds
             } else {
                 notes.append(.adNotInserted(
-                    description: "ad \(ad.id) (\(EventJSONNumber.text(ad.durationSeconds)) s) does not fit the \(EventJSONNumber.text(seconds)) s break",
+                    description: "ad \(ad.id) (\(AdRequestURLs.seconds(ad.durationSeconds)) s) does not fit the \(AdRequestURLs.seconds(seconds)) s break",
                     breakId: breakId, adId: ad.id, url: ad.url))
             }
         }
@@ -218,9 +225,4 @@ extension PlacementOpportunity {
         PlacementOpportunity(id: "preroll", kind: .breakStart, contentSeconds: contentSeconds, durationSeconds: nil,
                              mediaSequence: 0, tag: "PREROLL", rawText: "", attributes: [:])
     }
-}
-
-/// Seconds as short text for messages (`30`, `12.5`).
-enum EventJSONNumber {
-    static func text(_ value: Double) -> String { AdRequestURLs.seconds(value) }
 }

@@ -167,3 +167,23 @@ import Testing
         #expect(server.requestLog.filter { $0.path == "/vast/loop.xml" }.count == 1)
     }
 }
+
+/// Cancelling abandons a resolution under way: its transfer ends and its delegate hears nothing.
+@Suite struct ResolverCancelTests {
+    @Test func cancelledResolutionNeverAnswers() async throws {
+        let server = try AdServer()
+        defer { server.stop() }
+        server.register(AdDocuments.vast([AdDocuments.tracked(id: "a", durationSeconds: 10, mediaURL: server.url("/a.m3u8"), server: server)]),
+                        at: "/vast")
+        server.setFault(.delay(seconds: 2), forPath: "/vast")
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: true)
+        let delegate = RecordingDelegate()
+        let start = ContinuousClock.now
+        resolver.process(cue("c", at: 0, duration: 30), delegate: delegate)
+        await server.waitForRequests(path: "/vast")
+        resolver.cancel()
+        await resolver.waitUntilIdle()
+        #expect(ContinuousClock.now - start < .seconds(1.5))
+        #expect(delegate.calls.isEmpty)
+    }
+}
