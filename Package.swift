@@ -108,6 +108,6 @@ let package = Package(
             ],
             path: "Tests/PlayheadServerTests"
         ),
-        .testTarget(name: "PlayheadCLITests", dependencies: ["PlayheadTestFixtures", "playhead", "PlayheadOrigin"], path: "Tests/PlayheadCLITests"),
+        .testTarget(name: "PlayheadCLITests", dependencies: ["PlayheadTestFixtures", "playhead", "PlayheadOrigin", "PlayheadNet"], path: "Tests/PlayheadCLITests"),
     ]
 )
