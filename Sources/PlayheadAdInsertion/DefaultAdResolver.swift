@@ -21,7 +21,7 @@ import PlayheadNet
 ///   refused or failed connection or an HTTP error AD_UNREACHABLE (104006), an unreadable or
 ///   unplayable answer AD_INSERTION_FAIL (104005); the first three nested as the guide's tables say,
 ///   delivered through ``ContentResolverDelegate/resolver(_:didFail:with:)``.
-public final class DefaultAdResolver: ServerMapResolver, @unchecked Sendable {
+public final class DefaultAdResolver: ServerMapResolver, Sendable {
     /// Default of ``timeoutSeconds``: 5 s for a break's whole resolution (request and wrappers).
     public static let defaultTimeoutSeconds = 5.0
     /// Slack when filling a cue: ads may overrun its duration by this much, seconds.

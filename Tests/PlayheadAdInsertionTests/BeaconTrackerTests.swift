@@ -28,21 +28,8 @@ import Testing
                            durationSeconds: ad.durationSeconds, offsetSeconds: offset, pts: 10 + offset)
     }
 
-    /// What a player posts for one ad at 25 fps: adStarted at frame 0, adProgress once per second of
-    /// ad and at the first frame at or past each quartile, adCompleted at the end.
     func events(_ timeline: AdTimeline, ad index: Int) -> [PlayerEventKind] {
-        let duration = timeline.breaks[0].ads[index].durationSeconds
-        let frames = Int((duration * Self.fps).rounded())
-        var kinds: [PlayerEventKind] = [.adStarted(info(timeline, ad: index, frame: 0))]
-        var pending = [0.25, 0.5, 0.75].map { $0 * duration }
-        for frame in 1..<frames {
-            let offset = Double(frame) / Self.fps
-            let quartile = pending.first.map { offset >= $0 } ?? false
-            if quartile { pending.removeFirst() }
-            if quartile || frame % Int(Self.fps) == 0 { kinds.append(.adProgress(info(timeline, ad: index, frame: frame))) }
-        }
-        kinds.append(.adCompleted(info(timeline, ad: index, frame: frames)))
-        return kinds
+        adEvents(timeline, breakIndex: 0, adIndex: index, fps: Self.fps)
     }
 
     @Test func everyQuartileOnceInOrderAtTheRightMediaTime() async throws {
@@ -65,7 +52,7 @@ import Testing
         for (adId, duration) in [("a1", 10.0), ("a2", 6.0)] {
             for (event, share) in [("firstQuartile", 0.25), ("midpoint", 0.5), ("thirdQuartile", 0.75), ("complete", 1.0)] {
                 let hit = try #require(hits.first { $0.parameter("ad") == adId && $0.event == event })
-                let seconds = try #require(Self.clockSeconds(hit.parameter("t")))
+                let seconds = try #require(clockSeconds(hit.parameter("t")))
                 #expect(seconds >= share * duration - 1e-6 && seconds < share * duration + frame, "\(adId) \(event) at \(seconds)")
                 let record = try #require(tracker.records.first { $0.adId == adId && $0.event == event })
                 #expect(abs(record.mediaTimeSeconds - seconds) < 0.0011)
@@ -185,13 +172,6 @@ import Testing
         }
         #expect(posted.count == tracker.records.count)
         #expect(posted.first?["event"] == "impression" && posted.first?["status"] == "200" && posted.first?["adId"] == "a2")
-    }
-
-    /// `HH:MM:SS.mmm` in seconds.
-    static func clockSeconds(_ text: String?) -> Double? {
-        guard let parts = text?.split(separator: ":"), parts.count == 3, let h = Double(parts[0]), let m = Double(parts[1]),
-              let s = Double(parts[2]) else { return nil }
-        return h * 3600 + m * 60 + s
     }
 }
 

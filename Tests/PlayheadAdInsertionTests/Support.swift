@@ -88,3 +88,34 @@ func cue(_ id: String, at seconds: Double, duration: Double?) -> PlacementOpport
     PlacementOpportunity(id: id, kind: .breakStart, contentSeconds: seconds, durationSeconds: duration, mediaSequence: 10,
                          tag: "#EXT-X-CUE-OUT", rawText: "#EXT-X-CUE-OUT:DURATION=\(duration ?? 0)", attributes: [:])
 }
+
+/// What a player posts for one ad at `fps`: adStarted at frame 0, adProgress once per second of ad
+/// and at the first frame at or past each quartile, adCompleted at the end. `pts` is the ad's own
+/// media time, starting at `ptsBase`.
+func adEvents(_ timeline: AdTimeline, breakIndex: Int, adIndex: Int, fps: Double, ptsBase: Double = 10) -> [PlayerEventKind] {
+    let adBreak = timeline.breaks[breakIndex]
+    let ad = adBreak.ads[adIndex]
+    func info(_ frame: Int) -> AdEventInfo {
+        let offset = Double(frame) / fps
+        return AdEventInfo(breakId: adBreak.id, breakIndex: breakIndex, adId: ad.id, adIndex: adIndex, url: ad.url,
+                           durationSeconds: ad.durationSeconds, offsetSeconds: offset, pts: ptsBase + offset)
+    }
+    let frames = Int((ad.durationSeconds * fps).rounded())
+    var kinds: [PlayerEventKind] = [.adStarted(info(0))]
+    var pending = [0.25, 0.5, 0.75].map { $0 * ad.durationSeconds }
+    for frame in 1..<frames {
+        let offset = Double(frame) / fps
+        let quartile = pending.first.map { offset >= $0 } ?? false
+        if quartile { pending.removeFirst() }
+        if quartile || frame % Int(fps) == 0 { kinds.append(.adProgress(info(frame))) }
+    }
+    kinds.append(.adCompleted(info(frames)))
+    return kinds
+}
+
+/// `HH:MM:SS.mmm` in seconds.
+func clockSeconds(_ text: String?) -> Double? {
+    guard let parts = text?.split(separator: ":"), parts.count == 3, let h = Double(parts[0]), let m = Double(parts[1]),
+          let s = Double(parts[2]) else { return nil }
+    return h * 3600 + m * 60 + s
+}
