@@ -33,7 +33,9 @@ public final class DefaultAdResolver: ServerMapResolver, Sendable {
     public let isLive: Bool
     /// The request URLs made from ``metadata``.
     public let urls: AdRequestURLs
-    /// How long one break's resolution may take, seconds.
+    /// How long one break's resolution may take, seconds. The resolver answers AD_TIMEOUT itself when
+    /// it runs out, so a player's own guard on this resolver (``ContentResolver/timeoutSeconds``)
+    /// never needs to fire first; give it some slack.
     public let timeoutSeconds: Double
     /// The signalling mode in effect.
     public var signalingMode: AdSignalingMode { metadata.signalingMode.effective(isLive: isLive) }

@@ -48,9 +48,9 @@ struct VASTAdLoader: Sendable {
     /// - Throws: AD_EMPTY_RESPONSE when the document holds no ad; AD_INSERTION_FAIL when it holds ads
     ///   but none is playable (the warnings say why each was skipped).
     func load(document: VASTDocument, sourceURL: String?, breakId: String, followRedirects: Bool) async throws(AdFailure) -> BreakAds {
-        let where_ = sourceURL ?? "inline VAST of break \(breakId)"
+        let origin = sourceURL ?? "inline VAST of break \(breakId)"
         guard !document.ads.isEmpty else {
-            throw AdFailure(.adEmptyResponse(url: where_, description: "VAST response holds no ad", breakId: breakId))
+            throw AdFailure(.adEmptyResponse(url: origin, description: "VAST response holds no ad", breakId: breakId))
         }
         let pod = document.ads.filter { $0.sequence != nil }.sorted { ($0.sequence ?? 0) < ($1.sequence ?? 0) }
         let chosen = pod.isEmpty ? document.ads : pod
@@ -67,7 +67,7 @@ struct VASTAdLoader: Sendable {
         }
         if result.ads.isEmpty {
             var failure = PlayerNotification.adInsertionFail(
-                description: "no playable ad in the response (\(chosen.count) skipped)", url: where_, breakId: breakId, vastErrorCode: 403)
+                description: "no playable ad in the response (\(chosen.count) skipped)", url: origin, breakId: breakId, vastErrorCode: 403)
             failure.metadata["SKIPPED"] = result.warnings.compactMap { $0[.description] }.joined(separator: "; ")
             throw AdFailure(failure, warnings: result.warnings)
         }
