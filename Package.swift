@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "PlayheadCore", targets: ["PlayheadCore"]),
         .library(name: "PlayheadOrigin", targets: ["PlayheadOrigin"]),
         .library(name: "PlayheadAds", targets: ["PlayheadAds"]),
+        .library(name: "PlayheadAdInsertion", targets: ["PlayheadAdInsertion"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -49,6 +50,13 @@ let package = Package(
         .target(name: "PlayheadOrigin", path: "Sources/PlayheadOrigin"),
         // VAST 2.0–4.x and VMAP 1.0: pure parsing (FoundationXML), wrapper-chain merge, macros; no I/O.
         .target(name: "PlayheadAds", path: "Sources/PlayheadAds"),
+        // Ad decisioning at run time: the default ad resolver (VMAP up front, VAST per cue, over libcurl)
+        // and the beacon tracker; joins PlayheadAds' parsing to PlayheadCore's timeline and events.
+        .target(
+            name: "PlayheadAdInsertion",
+            dependencies: ["PlayheadAds", "PlayheadCore", "PlayheadNet", "PlayheadHLS"],
+            path: "Sources/PlayheadAdInsertion"
+        ),
         // The HTML report of a session: one self-contained page (inline SVG); no server dependencies.
         .target(name: "PlayheadReport", dependencies: ["PlayheadCore"], path: "Sources/PlayheadReport"),
         // The daemon: HTTP API (Hummingbird), SSE, Prometheus metrics, SQLite store (GRDB), soak runs.
@@ -81,9 +89,14 @@ let package = Package(
         .testTarget(name: "PlayheadMediaTests", dependencies: ["PlayheadTestFixtures", "PlayheadMedia"], path: "Tests/PlayheadMediaTests"),
         .testTarget(name: "PlayheadLinkTests", dependencies: ["PlayheadCore", "PlayheadMedia", "PlayheadNet"], path: "Tests/PlayheadLinkTests"),
         .testTarget(name: "PlayheadPlayerTests", dependencies: ["PlayheadTestFixtures", "PlayheadCore", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin"], path: "Tests/PlayheadPlayerTests"),
-        .testTarget(name: "PlayheadCoreTests", dependencies: ["PlayheadCore"], path: "Tests/PlayheadCoreTests"),
+        .testTarget(name: "PlayheadCoreTests", dependencies: ["PlayheadCore", "PlayheadHLS"], path: "Tests/PlayheadCoreTests"),
         .testTarget(name: "PlayheadLiveTests", dependencies: ["PlayheadCore", "PlayheadHLS"], path: "Tests/PlayheadLiveTests"),
         .testTarget(name: "PlayheadAdsTests", dependencies: ["PlayheadAds"], path: "Tests/PlayheadAdsTests"),
+        .testTarget(
+            name: "PlayheadAdInsertionTests",
+            dependencies: ["PlayheadAdInsertion", "PlayheadAds", "PlayheadCore", "PlayheadNet", "PlayheadOrigin"],
+            path: "Tests/PlayheadAdInsertionTests"
+        ),
         .testTarget(name: "PlayheadSCTE35Tests", dependencies: ["PlayheadHLS"], path: "Tests/PlayheadSCTE35Tests"),
         .testTarget(name: "PlayheadABRTests", dependencies: ["PlayheadCore"], path: "Tests/PlayheadABRTests"),
         .testTarget(
@@ -95,6 +108,6 @@ let package = Package(
             ],
             path: "Tests/PlayheadServerTests"
         ),
-        .testTarget(name: "PlayheadCLITests", dependencies: ["PlayheadTestFixtures", "playhead", "PlayheadOrigin"], path: "Tests/PlayheadCLITests"),
+        .testTarget(name: "PlayheadCLITests", dependencies: ["PlayheadTestFixtures", "playhead", "PlayheadOrigin", "PlayheadNet"], path: "Tests/PlayheadCLITests"),
     ]
 )

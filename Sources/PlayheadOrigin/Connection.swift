@@ -1,3 +1,5 @@
+import Foundation
+
 /// Serves the requests of one kept-alive TCP connection, on its own thread, until the client closes it,
 /// it sits idle too long, a fault ends it, or the server stops.
 struct Connection {
@@ -25,13 +27,23 @@ struct Connection {
                 _ = send(.text(413, "request bodies are not accepted", closeAfter: true), fault: nil)
                 return
             }
+            let receivedAt = Date()
             let fault = core.fault(for: request.path)
-            let plan = ResponsePlan.make(for: request, root: core.root, fault: fault)
+            let plan = plan(for: request, fault: fault)
             core.log(LoopbackHTTPServer.RequestRecord(
-                method: request.method, path: request.path, rangeHeader: request.headers["range"],
-                acceptEncoding: request.headers["accept-encoding"], status: plan.status, connectionID: id, fault: fault))
+                method: request.method, path: request.path, query: request.query, receivedAt: receivedAt,
+                rangeHeader: request.headers["range"], acceptEncoding: request.headers["accept-encoding"],
+                status: fault == .closeConnection ? 0 : plan.status, connectionID: id, fault: fault))
             guard send(plan, fault: fault), !plan.closeAfter else { return }
         }
+    }
+
+    /// The responder's answer unless a status fault overrides it, else the file system's.
+    private func plan(for request: HTTPRequestHead, fault: LoopbackHTTPServer.Fault?) -> ResponsePlan {
+        if case .status = fault {} else if let responder = core.responder, let plan = responder(request, core) {
+            return plan
+        }
+        return ResponsePlan.make(for: request, root: core.root, fault: fault)
     }
 
     /// Reads up to the blank line ending a request head. `nil` when the connection should end.
@@ -74,6 +86,7 @@ struct Connection {
     /// Sends the response, carrying out timing faults. `false` when the connection must end.
     private func send(_ plan: ResponsePlan, fault: LoopbackHTTPServer.Fault?) -> Bool {
         if case .delay(let seconds) = fault, !pause(milliseconds: Int(seconds * 1000)) { return false }
+        if fault == .closeConnection { return false }
         let body = plan.sendBody ? plan.body[...] : []
         switch fault {
         case .truncate(let count)? where plan.sendBody:

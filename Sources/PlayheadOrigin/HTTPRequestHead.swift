@@ -15,6 +15,13 @@ struct HTTPRequestHead: Equatable {
         return Self.percentDecoded(String(raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""))
     }
 
+    /// The target's query as sent (not decoded), without `?` or fragment; `nil` when there is none.
+    var query: String? {
+        guard let mark = target.firstIndex(of: "?") else { return nil }
+        let rest = target[target.index(after: mark)...]
+        return String(rest.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+    }
+
     /// Whether the connection may stay open after the response.
     var keepAlive: Bool {
         let connection = headers["connection"]?.lowercased() ?? ""

@@ -36,11 +36,18 @@ public final class LoopbackHTTPServer: Sendable {
     ///   - root: directory whose files are served; `/a/b.ts` maps to `root/a/b.ts`.
     ///   - port: the port on 127.0.0.1; 0 (the default) lets the kernel pick a free one.
     ///   - idleTimeout: how long a kept-alive connection may wait for its next request.
-    public init(root: String, port: Int = 0, idleTimeout: Duration = defaultIdleTimeout) throws {
+    public convenience init(root: String, port: Int = 0, idleTimeout: Duration = defaultIdleTimeout) throws {
+        try self.init(root: root, port: port, idleTimeout: idleTimeout, responder: nil)
+    }
+
+    /// Starts serving with `responder` answering requests before the file system does (see
+    /// ``ServerCore/responder``).
+    init(root: String, port: Int, idleTimeout: Duration,
+         responder: (@Sendable (HTTPRequestHead, ServerCore) -> ResponsePlan?)?) throws {
         let idleMilliseconds = Int(idleTimeout.components.seconds) * 1000
             + Int(idleTimeout.components.attoseconds / 1_000_000_000_000_000)
         core = try ServerCore(root: root.hasSuffix("/") ? String(root.dropLast()) : root,
-                              idleTimeoutMilliseconds: max(1, idleMilliseconds))
+                              idleTimeoutMilliseconds: max(1, idleMilliseconds), responder: responder)
         (listenFD, self.port) = try Socket.listenOnLoopback(port: port)
         threads.enter()
         let thread = Thread { [core, listenFD, threads] in
@@ -68,8 +75,15 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Puts `fault` on requests for `path` (the decoded URL path, e.g. `/seg1.ts`; `*` for every path
     /// without a fault of its own), or removes it when `fault` is `nil`.
-    public func setFault(_ fault: Fault?, forPath path: String) {
-        core.state.withLock { $0.faults[path] = fault }
+    ///
+    /// - Parameters:
+    ///   - fault: The misbehaviour, or `nil` to remove the path's fault.
+    ///   - path: The decoded URL path, or `*`.
+    ///   - times: How many requests it applies to before it removes itself (`nil`: until removed;
+    ///     must be at least 1).
+    public func setFault(_ fault: Fault?, forPath path: String, times: Int? = nil) {
+        precondition(times.map { $0 >= 1 } ?? true, "setFault(times:) needs at least 1, got \(times ?? 0)")
+        core.state.withLock { $0.faults[path] = fault.map { ServerCore.FaultEntry(fault: $0, remaining: times) } }
     }
 
     /// Every request answered so far, in order.

@@ -14,8 +14,14 @@ final class ServerCore: Sendable {
         var continuation: CheckedContinuation<Void, Never>
     }
 
+    /// A fault and how many more requests it applies to (`nil`: until removed).
+    struct FaultEntry {
+        var fault: LoopbackHTTPServer.Fault
+        var remaining: Int?
+    }
+
     struct State {
-        var faults: [String: LoopbackHTTPServer.Fault] = [:]
+        var faults: [String: FaultEntry] = [:]
         var log: [LoopbackHTTPServer.RequestRecord] = []
         var openConnections: Set<Int32> = []
         var nextConnectionID = 1
@@ -32,14 +38,19 @@ final class ServerCore: Sendable {
     /// How long a connection may sit idle between requests.
     let idleTimeoutMilliseconds: Int
     let state = Locked(State())
+    /// Answers a request itself instead of the file system (the ad server's documents and beacons);
+    /// `nil` from it, or no responder, falls back to files below ``root``.
+    let responder: (@Sendable (HTTPRequestHead, ServerCore) -> ResponsePlan?)?
 
-    init(root: String, idleTimeoutMilliseconds: Int) throws(LoopbackServerError) {
+    init(root: String, idleTimeoutMilliseconds: Int,
+         responder: (@Sendable (HTTPRequestHead, ServerCore) -> ResponsePlan?)? = nil) throws(LoopbackServerError) {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw LoopbackServerError(call: "pipe", code: errno) }
         self.root = root
         stopFD = fds[0]
         stopWriteFD = fds[1]
         self.idleTimeoutMilliseconds = idleTimeoutMilliseconds
+        self.responder = responder
     }
 
     /// Registers a new connection; returns its id, or `nil` once the server is stopping.
@@ -58,9 +69,18 @@ final class ServerCore: Sendable {
         _ = close(fd)
     }
 
-    /// The fault for `path`, or the catch-all fault registered for `*`.
+    /// The fault for `path`, or the catch-all fault registered for `*`; a fault limited to a number of
+    /// requests counts this one and is removed once used up.
     func fault(for path: String) -> LoopbackHTTPServer.Fault? {
-        state.withLock { $0.faults[path] ?? $0.faults["*"] }
+        state.withLock { state in
+            let key = state.faults[path] != nil ? path : "*"
+            guard var entry = state.faults[key] else { return nil }
+            if let remaining = entry.remaining {
+                entry.remaining = remaining - 1
+                state.faults[key] = remaining > 1 ? entry : nil
+            }
+            return entry.fault
+        }
     }
 
     /// Appends to the request log and wakes the waiters it satisfies.

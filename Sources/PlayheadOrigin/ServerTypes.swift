@@ -1,3 +1,5 @@
+import Foundation
+
 extension LoopbackHTTPServer {
     /// A misbehaviour the server puts on for one path (see ``LoopbackHTTPServer/setFault(_:forPath:)``).
     public enum Fault: Sendable, Equatable {
@@ -16,6 +18,8 @@ extension LoopbackHTTPServer {
         case stallAfter(bytes: Int)
         /// Ignore `Range` headers and answer 200 with the whole file, like a server without range support.
         case ignoreRange
+        /// Close the connection without answering (the client sees an empty reply).
+        case closeConnection
     }
 
     /// One request as the server saw it, logged when the response is chosen (before any delay).
@@ -24,11 +28,16 @@ extension LoopbackHTTPServer {
         public var method: String
         /// The decoded path, without query.
         public var path: String
+        /// The query as sent (still percent-encoded, without the `?`), if the target had one.
+        public var query: String?
+        /// When the server read the request, in real time.
+        public var receivedAt: Date
         /// The `Range` header, if any.
         public var rangeHeader: String?
         /// The `Accept-Encoding` header, if any.
         public var acceptEncoding: String?
-        /// The status answered.
+        /// The status answered; 0 when the connection was closed without an answer
+        /// (``Fault/closeConnection``).
         public var status: Int
         /// Which TCP connection carried the request: connections are numbered from 1 in accept order,
         /// so two requests with the same id went over one kept-alive connection.

@@ -51,4 +51,12 @@ public enum NotificationMetadataKey: String, Sendable, Codable, CaseIterable {
     case fromSeconds = "FROM_SECONDS"
     /// Playhead's own: the line of a playlist a parse error points at.
     case line = "LINE"
+    /// Playhead's own: the ad break concerned (cue id, VMAP break id).
+    case breakId = "BREAK_ID"
+    /// Playhead's own: the ad concerned (VAST ad id).
+    case adId = "AD_ID"
+    /// Playhead's own: the VAST error code to report to the ad's error URLs (`[ERRORCODE]`).
+    case vastErrorCode = "VAST_ERROR_CODE"
+    /// Playhead's own: the error URL templates of an ad left out (one per line), for the beacon tracker.
+    case errorURLs = "ERROR_URLS"
 }

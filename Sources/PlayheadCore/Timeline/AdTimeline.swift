@@ -1,4 +1,5 @@
-/// One ad of a break: an HLS primary asset.
+/// One ad of a break: an HLS primary asset, with what tracking and clicks need (from VAST, after its
+/// wrapper chain was merged; empty for ads that came without, such as an ``AdMap``'s).
 public struct TimelineAd: Sendable, Equatable, Codable {
     /// The ad's id (VAST ad id, or one made by the resolver).
     public var id: String
@@ -6,12 +7,56 @@ public struct TimelineAd: Sendable, Equatable, Codable {
     public var url: String
     /// Its duration, seconds.
     public var durationSeconds: Double
+    /// `<Impression>` URL templates (macros not expanded).
+    public var impressions: [String]
+    /// Linear tracking URL templates by VAST event name (`start`, `firstQuartile`, `pause`, …), each
+    /// list in document order.
+    public var trackingEvents: [String: [String]]
+    /// `<ClickThrough>`: the page a click opens.
+    public var clickThrough: String?
+    /// `<ClickTracking>` URL templates.
+    public var clickTracking: [String]
+    /// `<Error>` URL templates (to call with `[ERRORCODE]`).
+    public var errorURLs: [String]
+    /// Companion banners to show beside the ad.
+    public var companions: [AdCompanion]
+    /// When the ad may be skipped, seconds from its start; `nil` when it may not.
+    public var skipOffsetSeconds: Double?
 
-    /// Creates an ad.
-    public init(id: String, url: String, durationSeconds: Double) {
+    /// Creates an ad; everything past `durationSeconds` defaults to empty.
+    public init(id: String, url: String, durationSeconds: Double, impressions: [String] = [],
+                trackingEvents: [String: [String]] = [:], clickThrough: String? = nil, clickTracking: [String] = [],
+                errorURLs: [String] = [], companions: [AdCompanion] = [], skipOffsetSeconds: Double? = nil) {
         self.id = id
         self.url = url
         self.durationSeconds = durationSeconds
+        self.impressions = impressions
+        self.trackingEvents = trackingEvents
+        self.clickThrough = clickThrough
+        self.clickTracking = clickTracking
+        self.errorURLs = errorURLs
+        self.companions = companions
+        self.skipOffsetSeconds = skipOffsetSeconds
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, url, durationSeconds, impressions, trackingEvents, clickThrough, clickTracking, errorURLs, companions,
+             skipOffsetSeconds
+    }
+
+    /// Decodes an ad; the tracking fields may be absent (older JSON has only id, url and duration).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        url = try container.decode(String.self, forKey: .url)
+        durationSeconds = try container.decode(Double.self, forKey: .durationSeconds)
+        impressions = try container.decodeIfPresent([String].self, forKey: .impressions) ?? []
+        trackingEvents = try container.decodeIfPresent([String: [String]].self, forKey: .trackingEvents) ?? [:]
+        clickThrough = try container.decodeIfPresent(String.self, forKey: .clickThrough)
+        clickTracking = try container.decodeIfPresent([String].self, forKey: .clickTracking) ?? []
+        errorURLs = try container.decodeIfPresent([String].self, forKey: .errorURLs) ?? []
+        companions = try container.decodeIfPresent([AdCompanion].self, forKey: .companions) ?? []
+        skipOffsetSeconds = try container.decodeIfPresent(Double.self, forKey: .skipOffsetSeconds)
     }
 }
 

@@ -6,6 +6,14 @@ public protocol ContentResolverDelegate: AnyObject, Sendable {
     func resolver(_ resolver: any ContentResolver, didResolve opportunity: PlacementOpportunity, into breaks: [AdBreak])
     /// Resolution failed; content plays on. The notification says why (AD_TIMEOUT, AD_UNREACHABLE…).
     func resolver(_ resolver: any ContentResolver, didFail opportunity: PlacementOpportunity, with notification: PlayerNotification)
+    /// Resolution goes on, but something was left out (an MP4-only ad skipped: AD_NOT_INSERTED); sent
+    /// before the answer it concerns. The default does nothing; a player posts it on its bus.
+    func resolver(_ resolver: any ContentResolver, didWarn opportunity: PlacementOpportunity, with notification: PlayerNotification)
+}
+
+extension ContentResolverDelegate {
+    /// Ignores warnings.
+    public func resolver(_ resolver: any ContentResolver, didWarn opportunity: PlacementOpportunity, with notification: PlayerNotification) {}
 }
 
 /// Turns placement opportunities into ad breaks (PSDK PTContentResolver).
@@ -27,12 +35,14 @@ extension ContentResolver {
     public func cancel() {}
 }
 
-/// Registry of opportunity detectors and content resolvers for a player (PSDK
-/// PTMediaPlayerClientFactory); the ad policy selector joins it with the ad-decisioning issue.
+/// Registry of opportunity detectors, content resolvers and the ad policy selector for a player
+/// (PSDK PTMediaPlayerClientFactory). As in the PSDK, a selector registered for a session should be
+/// cleared (``clearAdPolicySelector()``) when that player goes away.
 public final class MediaPlayerClientFactory: @unchecked Sendable {
     private let lock = NSLock()
     private var detectors: [any OpportunityDetector] = []
     private var resolvers: [any ContentResolver] = []
+    private var policySelector: (any AdPolicySelector)?
 
     /// An empty factory.
     public init() {}
@@ -45,9 +55,21 @@ public final class MediaPlayerClientFactory: @unchecked Sendable {
     public func clearDetectors() { lock.withLock { detectors = [] } }
     /// Removes every resolver.
     public func clearResolvers() { lock.withLock { resolvers = [] } }
+    /// Registers the ad policy selector, replacing any registered before.
+    public func register(adPolicySelector: any AdPolicySelector) { lock.withLock { policySelector = adPolicySelector } }
+    /// Removes the registered ad policy selector; ``adPolicySelector`` is the default again.
+    public func clearAdPolicySelector() { lock.withLock { policySelector = nil } }
+    /// The registered ad policy selector, or a ``DefaultAdPolicySelector`` when none is.
+    public var adPolicySelector: any AdPolicySelector { lock.withLock { policySelector } ?? DefaultAdPolicySelector() }
+    /// Whether a selector was registered (``adPolicySelector`` is not the default).
+    public var hasCustomAdPolicySelector: Bool { lock.withLock { policySelector != nil } }
 
     /// The registered detectors.
     public var opportunityDetectors: [any OpportunityDetector] { lock.withLock { detectors } }
+    /// The first registered resolver that can answer a VOD's whole ad timeline up front (VMAP).
+    public var serverMapResolver: (any ServerMapResolver)? {
+        lock.withLock { resolvers.lazy.compactMap { $0 as? any ServerMapResolver }.first }
+    }
     /// The first resolver that handles `opportunity`.
     public func resolver(for opportunity: PlacementOpportunity) -> (any ContentResolver)? {
         lock.withLock { resolvers.first { $0.shouldHandle(opportunity) } }

@@ -1,0 +1,289 @@
+import Foundation
+import PlayheadAds
+import PlayheadCore
+import PlayheadNet
+
+/// Fires an ad's VAST beacons from the player's ad events, with retries, and records each one.
+///
+/// | Event | Beacons |
+/// |---|---|
+/// | `adStarted` | impression URLs, then `creativeView`, then `start` |
+/// | `adProgress` | `firstQuartile`, `midpoint`, `thirdQuartile` when `offsetSeconds` first reaches 25, 50, 75 % of `durationSeconds` |
+/// | `adCompleted` | any quartile not yet fired, then `complete` |
+/// | `adSkipped` | `skip` |
+/// | `adClicked`, ``click(info:)`` | click-tracking URLs |
+/// | `statusChanged` playing → paused / paused → playing inside an ad | `pause` / `resume` |
+/// | a notification naming an ad (`AD_ID`, `BREAK_ID`) with `VAST_ERROR_CODE` | the ad's error URLs (or the notification's `ERROR_URLS`) with `[ERRORCODE]` |
+///
+/// Each event fires once per play of an ad (an ad played again after a seek back is a new play,
+/// from its next `adStarted`); pause and resume fire at each pause and each resume of that play.
+/// URLs are expanded with ``VASTMacros``: `[CACHEBUSTING]`, `[TIMESTAMP]` (the firing's wall time),
+/// `[ADPLAYHEAD]` (the event's offset in the ad), `[ASSETURI]` and, for errors, `[ERRORCODE]`.
+///
+/// The ad of an event is looked up in the ``timeline`` by break and ad id (``update(timeline:)``
+/// whenever the player's timeline changes). Beacons are called one at a time in event order by one
+/// task, each retried per ``BeaconRetryPolicy``; a failing beacon delays those behind it by its
+/// backoff. Every beacon, answered or not, lands in ``log`` with the event's media time
+/// (`offsetSeconds`, `pts`), its wall time, URL, HTTP status and attempts — and, when a bus is
+/// given, as a `beacon` custom event (what the daemon's store records). ``flush()`` waits until
+/// every beacon queued so far is done.
+public final class BeaconTracker: Sendable {
+    /// Every beacon fired, in the order they finished.
+    public let log: BeaconLog
+
+    private let state: Locked<TrackerState>
+    private let queue: AsyncStream<TrackerJob>.Continuation
+    private let clock: @Sendable () -> Date
+    private let random: @Sendable () -> UInt64
+
+    /// Creates a tracker and its sending task.
+    ///
+    /// - Parameters:
+    ///   - client: The HTTP client beacons go through.
+    ///   - timeline: The current ad timeline.
+    ///   - retry: Attempts and backoff.
+    ///   - log: Where records go (pass one to share it with the playback report).
+    ///   - bus: When given, each finished beacon is posted on it as `.custom(name: "beacon", …)`.
+    ///   - clock: The wall clock (for `[TIMESTAMP]` and the records).
+    ///   - random: The random source of `[CACHEBUSTING]`.
+    ///   - sleep: Waits between attempts, seconds; tests pass one that returns at once.
+    public init(client: HTTPClient, timeline: AdTimeline = AdTimeline(), retry: BeaconRetryPolicy = .init(),
+                log: BeaconLog = BeaconLog(), bus: EventBus? = nil, clock: @escaping @Sendable () -> Date = { Date() },
+                random: @escaping @Sendable () -> UInt64 = { UInt64.random(in: 0..<100_000_000) },
+                sleep: @escaping @Sendable (Double) async -> Void = { seconds in
+                    try? await Task.sleep(for: .milliseconds(Int((seconds * 1000).rounded())))
+                }) {
+        self.log = log
+        self.clock = clock
+        self.random = random
+        state = Locked(TrackerState(timeline: timeline))
+        let (stream, continuation) = AsyncStream.makeStream(of: TrackerJob.self)
+        queue = continuation
+        let sender = BeaconSender(client: client, log: log, retry: retry, clock: clock, sleep: sleep, bus: bus)
+        Task {
+            for await job in stream {
+                switch job {
+                case let .beacon(beacon): await sender.send(beacon)
+                case let .flush(done): done.resume()
+                }
+            }
+        }
+    }
+
+    deinit { queue.finish() }
+
+    /// The timeline ads are looked up in.
+    public var timeline: AdTimeline { state.withLock { $0.timeline } }
+
+    /// Replaces the timeline (call it on every `timelineChanged`).
+    public func update(timeline: AdTimeline) { state.withLock { $0.timeline = timeline } }
+
+    /// The records so far (``log``'s).
+    public var records: [BeaconRecord] { log.records }
+
+    /// Consumes every event of `bus` from now on.
+    @discardableResult
+    public func attach(to bus: EventBus) -> EventSubscription { bus.subscribe { [weak self] in self?.consume($0) } }
+
+    /// Consumes one player event (see the table on the type).
+    public func consume(_ event: PlayerEvent) { consume(event.kind) }
+
+    /// Consumes one event kind.
+    public func consume(_ kind: PlayerEventKind) {
+        switch kind {
+        case let .adStarted(info):
+            enqueue { state in
+                let key = PlayKey(info)
+                if let play = state.plays[key], !play.ended { return [] }
+                state.plays[key] = AdPlay()
+                state.current = key
+                return self.beacons(["impression", "creativeView", "start"], info, &state)
+            }
+        case let .adProgress(info):
+            enqueue { state in self.quartiles(reachedBy: info, &state) }
+        case let .adCompleted(info):
+            enqueue { state in
+                let beacons = self.quartiles(reachedBy: info, &state, all: true) + self.beacons(["complete"], info, &state)
+                self.end(info, &state)
+                return beacons
+            }
+        case let .adSkipped(info):
+            enqueue { state in
+                let beacons = self.beacons(["skip"], info, &state)
+                self.end(info, &state)
+                return beacons
+            }
+        case let .adClicked(info, _):
+            enqueue { state in self.beacons(["click"], info, &state) }
+        case let .statusChanged(from, to):
+            enqueue { state in
+                guard let key = state.current, let play = state.plays[key], !play.ended, let info = play.lastInfo else { return [] }
+                if from == .playing, to == .paused { return self.beacons(["pause"], info, &state, repeatable: true) }
+                if from == .paused, to == .playing { return self.beacons(["resume"], info, &state, repeatable: true) }
+                return []
+            }
+        case let .notification(notification), let .error(notification):
+            enqueue { state in self.errorBeacons(for: notification, &state) }
+        default:
+            break
+        }
+    }
+
+    /// Fires the ad's error URLs with `[ERRORCODE]` = `vastErrorCode` (once per play of the ad).
+    public func reportError(_ info: AdEventInfo, vastErrorCode: Int) {
+        enqueue { state in self.beacons(["error"], info, &state, errorCode: vastErrorCode) }
+    }
+
+    /// The viewer clicked the playing ad: fires its click tracking (once per play; the player's
+    /// `adClicked` event for the same click fires nothing more) and returns where the click leads.
+    ///
+    /// - Returns: The ad's click-through URL, or `nil` when it has none or is not on the timeline.
+    @discardableResult
+    public func click(info: AdEventInfo) -> String? {
+        consume(.adClicked(info, clickThrough: nil))
+        return timeline.ad(for: info)?.clickThrough
+    }
+
+    /// The companion banners to show with the ad of `info` (PSDK `companionAssets`).
+    public func companions(for info: AdEventInfo) -> [AdCompanion] { timeline.ad(for: info)?.companions ?? [] }
+
+    /// A companion of the ad was shown: fires its `creativeView` URLs (event `companionView`, once per play).
+    public func companionShown(_ companion: AdCompanion, info: AdEventInfo) {
+        enqueue { state in self.beacons(["companionView"], info, &state, urls: companion.creativeViewTracking) }
+    }
+
+    /// A companion was clicked: fires its click tracking (event `companionClick`) and returns its click-through.
+    @discardableResult
+    public func companionClicked(_ companion: AdCompanion, info: AdEventInfo) -> String? {
+        enqueue { state in self.beacons(["companionClick"], info, &state, urls: companion.clickTracking) }
+        return companion.clickThrough
+    }
+
+    /// Returns once every beacon queued before the call has been fired (or given up) and logged.
+    public func flush() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            if case .terminated = queue.yield(.flush(done)) { done.resume() }
+        }
+    }
+
+    // MARK: Decisions (under the lock)
+
+    /// Decides under the lock and queues in the same critical section, so beacons keep event order.
+    private func enqueue(_ decide: (inout TrackerState) -> [Beacon]) {
+        state.withLock { state in
+            for beacon in decide(&state) { queue.yield(.beacon(beacon)) }
+        }
+    }
+
+    /// The beacons of `events` for the ad of `info` not yet fired in this play, expanded.
+    private func beacons(_ events: [String], _ info: AdEventInfo, _ state: inout TrackerState, repeatable: Bool = false,
+                         errorCode: Int? = nil, urls explicit: [String]? = nil) -> [Beacon] {
+        guard let ad = state.timeline.ad(for: info) else { return [] }
+        let key = PlayKey(info)
+        var play = state.plays[key] ?? AdPlay()
+        if play.ended, !events.contains("error") { return [] }
+        play.lastInfo = info
+        var result: [Beacon] = []
+        for event in events {
+            if !repeatable, play.fired.contains(event) { continue }
+            play.fired.insert(event)
+            let templates = explicit ?? Self.templates(event, of: ad)
+            result += templates.map { template in
+                Beacon(event: event, breakId: info.breakId, adId: info.adId, mediaTimeSeconds: info.offsetSeconds, pts: info.pts,
+                       url: expand(template, ad: ad, offset: info.offsetSeconds, errorCode: errorCode))
+            }
+        }
+        state.plays[key] = play
+        return result
+    }
+
+    /// Quartiles whose threshold `info.offsetSeconds` has reached (every one with `all`), in order.
+    private func quartiles(reachedBy info: AdEventInfo, _ state: inout TrackerState, all: Bool = false) -> [Beacon] {
+        let reached = Self.quartiles.filter { all || info.offsetSeconds + 1e-9 >= $0.share * info.durationSeconds }
+        return beacons(reached.map(\.event), info, &state)
+    }
+
+    private func end(_ info: AdEventInfo, _ state: inout TrackerState) {
+        let key = PlayKey(info)
+        state.plays[key, default: AdPlay()].ended = true
+        if state.current == key { state.current = nil }
+    }
+
+    /// Error beacons for a notification naming an ad and a VAST error code.
+    private func errorBeacons(for notification: PlayerNotification, _ state: inout TrackerState) -> [Beacon] {
+        guard let code = notification[.vastErrorCode].flatMap(Int.init) else { return [] }
+        let breakId = notification[.breakId] ?? "", adId = notification[.adId] ?? ""
+        let listed = (notification[.errorURLs] ?? "").split(separator: "\n").map(String.init)
+        let key = PlayKey(breakId: breakId, adId: adId)
+        if let ad = state.timeline.ad(breakId: breakId, adId: adId) {
+            let offset = state.plays[key]?.lastInfo?.offsetSeconds ?? 0
+            let info = AdEventInfo(breakId: breakId, breakIndex: state.timeline.breakIndex(id: breakId) ?? 0, adId: adId,
+                                   adIndex: 0, url: ad.url, durationSeconds: ad.durationSeconds, offsetSeconds: offset,
+                                   pts: state.plays[key]?.lastInfo?.pts ?? 0)
+            return beacons(["error"], info, &state, errorCode: code, urls: listed.isEmpty ? nil : listed)
+        }
+        guard !listed.isEmpty, !state.looseErrors.contains(key) else { return [] }
+        state.looseErrors.insert(key)
+        let placeholder = TimelineAd(id: adId, url: notification[.url] ?? "", durationSeconds: 0)
+        return listed.map { template in
+            Beacon(event: "error", breakId: breakId, adId: adId, mediaTimeSeconds: 0, pts: 0,
+                   url: expand(template, ad: placeholder, offset: 0, errorCode: code))
+        }
+    }
+
+    private func expand(_ template: String, ad: TimelineAd, offset: Double, errorCode: Int?) -> String {
+        var values: [VASTMacro: String] = [
+            .cacheBusting: VASTMacros.cacheBusting(random: random()), .timestamp: VASTMacros.timestamp(clock()),
+            .adPlayhead: VASTMacros.playhead(seconds: offset), .assetURI: ad.url,
+        ]
+        values[.errorCode] = errorCode.map(String.init)
+        return VASTMacros.expand(template, values: values)
+    }
+
+    /// The quartile events and their shares of the duration.
+    static let quartiles: [(event: String, share: Double)] = [("firstQuartile", 0.25), ("midpoint", 0.5), ("thirdQuartile", 0.75)]
+
+    /// The URL templates of `event` for `ad`.
+    static func templates(_ event: String, of ad: TimelineAd) -> [String] {
+        switch event {
+        case "impression": ad.impressions
+        case "click": ad.clickTracking
+        case "error": ad.errorURLs
+        default: ad.trackingEvents[event] ?? []
+        }
+    }
+}
+
+/// What the sending task does next.
+enum TrackerJob: Sendable {
+    case beacon(Beacon)
+    case flush(CheckedContinuation<Void, Never>)
+}
+
+/// One ad of one break.
+struct PlayKey: Hashable, Sendable {
+    var breakId: String
+    var adId: String
+
+    init(breakId: String, adId: String) {
+        self.breakId = breakId
+        self.adId = adId
+    }
+
+    init(_ info: AdEventInfo) { self.init(breakId: info.breakId, adId: info.adId) }
+}
+
+/// The current play of one ad: what has fired, whether it ended, the last event seen.
+struct AdPlay: Sendable {
+    var fired: Set<String> = []
+    var ended = false
+    var lastInfo: AdEventInfo?
+}
+
+/// The tracker's state.
+struct TrackerState: Sendable {
+    var timeline: AdTimeline
+    var plays: [PlayKey: AdPlay] = [:]
+    var current: PlayKey?
+    var looseErrors: Set<PlayKey> = []
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import PlayheadOrigin
+
+/// `playhead ad-server`: the test ad server on 127.0.0.1 (VAST/VMAP documents, ad streams, beacon log).
+struct AdServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ad-server",
+        abstract: "Serve VAST and VMAP documents and ad HLS streams on 127.0.0.1, recording every beacon (GET /beacons), until interrupted.",
+        discussion: """
+        Beacons are requests below /beacon/; GET /beacons lists them as JSON (path, query, wall time, status).
+        --demo-ad PATH:SECONDS registers /vmap (a pre-roll, a mid-roll at 50 % and a post-roll) and /vast (for
+        per-cue requests), each with one fully tracked ad playing PATH (below --media, or a full URL).
+        """
+    )
+
+    @Option(help: "A folder of ad HLS streams served below /.")
+    var media: String?
+
+    @Option(name: .customLong("document"), help: "PATH=FILE: serve FILE at PATH (repeatable), e.g. /vmap=vmap.xml.")
+    var documents: [String] = []
+
+    @Option(help: "PATH:SECONDS: register a demo VMAP (/vmap) and VAST (/vast) playing this ad.")
+    var demoAd: String?
+
+    @Option(help: "Port on 127.0.0.1 (0: any free port).")
+    var port: Int = 8090
+
+    @Option(help: "Write the port listened on to this file once serving (useful with --port 0).")
+    var portFile: String?
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        for document in documents { _ = try Self.document(document) }
+        if let demoAd { _ = try Self.demo(demoAd) }
+    }
+
+    func run() async throws {
+        let server: AdServer
+        do {
+            server = try AdServer(adMediaDirectory: media, port: port)
+        } catch {
+            printError("cannot serve ads on 127.0.0.1:\(port): \(error)")
+            throw ExitCode(2)
+        }
+        var paths: [String] = []
+        for document in documents {
+            let (path, file) = try Self.document(document)
+            server.register(try String(contentsOfFile: file, encoding: .utf8), at: path)
+            paths.append(path)
+        }
+        if let demoAd {
+            let (adPath, seconds) = try Self.demo(demoAd)
+            let mediaURL = adPath.hasPrefix("http") ? adPath : server.url(adPath)
+            let ad = AdDocuments.tracked(id: "demo-ad", durationSeconds: seconds, mediaURL: mediaURL, server: server)
+            server.register(AdDocuments.vast([ad]), at: "/vast")
+            server.register(AdDocuments.vmap([
+                .init(timeOffset: "start", breakId: "preroll", source: .adTagURI(server.url("/vast"))),
+                .init(timeOffset: "50%", breakId: "midroll", source: .adTagURI(server.url("/vast"))),
+                .init(timeOffset: "end", breakId: "postroll", source: .adTagURI(server.url("/vast"))),
+            ]), at: "/vmap")
+            paths += ["/vmap", "/vast"]
+        }
+        let banner = OutputBuffer(fd: OutputBuffer.standardOutput)
+        banner.write("serving ads at \(server.baseURL)\n")
+        for path in paths { banner.write("  \(server.url(path))\n") }
+        banner.write("  beacons: \(server.url(AdServer.beaconLogPath))\n")
+        banner.flush()
+        if let portFile {
+            try String(server.port).write(toFile: portFile, atomically: true, encoding: .utf8)
+        }
+        while true { try await Task.sleep(for: .seconds(3600)) }
+    }
+
+    /// `PATH=FILE`, PATH starting with `/`, FILE readable.
+    static func document(_ text: String) throws -> (path: String, file: String) {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, parts[0].hasPrefix("/"), !parts[1].isEmpty else {
+            throw ValidationError("--document \(text): expected PATH=FILE with PATH starting with /")
+        }
+        guard FileManager.default.isReadableFile(atPath: parts[1]) else {
+            throw ValidationError("--document \(text): cannot read \(parts[1])")
+        }
+        return (parts[0], parts[1])
+    }
+
+    /// `PATH:SECONDS` with a positive duration.
+    static func demo(_ text: String) throws -> (path: String, seconds: Double) {
+        guard let colon = text.lastIndex(of: ":"), let seconds = Double(text[text.index(after: colon)...]), seconds > 0,
+              seconds.isFinite, colon != text.startIndex else {
+            throw ValidationError("--demo-ad \(text): expected PATH:SECONDS, e.g. /ad1/index.m3u8:10")
+        }
+        return (String(text[..<colon]), seconds)
+    }
+}
