@@ -1,22 +1,5 @@
 import Foundation
-
-/// Where ad placement comes from (PSDK `PTAdSignalingMode`).
-public enum AdSignalingMode: String, Sendable, Equatable, Codable, CaseIterable {
-    /// VOD: the server map; live: the manifest's cues.
-    case `default`
-    /// The manifest's cues (VOD full-event replay, live): one request per cue plus a pre-roll request.
-    case manifestCues
-    /// The ad server's map (VMAP), requested once before playback; VOD only.
-    case serverMap
-
-    /// The mode in effect for a VOD (`isLive` false) or live stream.
-    public func effective(isLive: Bool) -> AdSignalingMode {
-        switch self {
-        case .default: isLive ? .manifestCues : .serverMap
-        case .manifestCues, .serverMap: self
-        }
-    }
-}
+import PlayheadCore
 
 /// The ad metadata of a media item (PSDK `PTAuditudeMetadata`): who asks the ad server, for which
 /// content, with which targeting, and how ads are signalled.

