@@ -5,15 +5,17 @@ import PlayheadNet
 import PlayheadOrigin
 import Testing
 
+/// A VAST pod of ads lasting `durations`, their media and beacons on `server`.
+func pod(_ durations: [Double], server: AdServer) -> String {
+    AdDocuments.vast(durations.enumerated().map { index, duration in
+        AdDocuments.tracked(id: "ad\(index + 1)", sequence: index + 1, durationSeconds: duration,
+                            mediaURL: server.url("/ads/ad\(index + 1)/index.m3u8"), server: server)
+    })
+}
+
 /// Live: one request per cue for the cue's duration, a pod filling it, a pre-roll request unless
 /// disabled, DVR cues only when enabled; failures as the guide's nested notifications.
 @Suite struct CueResolverTests {
-    func pod(_ durations: [Double], server: AdServer) -> String {
-        AdDocuments.vast(durations.enumerated().map { index, duration in
-            AdDocuments.tracked(id: "ad\(index + 1)", sequence: index + 1, durationSeconds: duration,
-                                mediaURL: server.url("/ads/ad\(index + 1)/index.m3u8"), server: server)
-        })
-    }
 
     @Test func cueOfThirtySecondsMakesOneRequestAndThePodFillsIt() async throws {
         let server = try AdServer()
