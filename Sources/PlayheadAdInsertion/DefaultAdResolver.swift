@@ -228,3 +228,15 @@ extension PlacementOpportunity {
                              mediaSequence: 0, tag: "PREROLL", rawText: "", attributes: [:])
     }
 }
+
+extension DefaultAdResolver: LivePrerollResolver {
+    /// The live pre-roll request through ``resolvePreroll(atContentSeconds:delegate:)``; with
+    /// pre-rolls off, an answer with no break.
+    public func processPreroll(atContentSeconds contentSeconds: Double, delegate: any ContentResolverDelegate) {
+        Task {
+            if await resolvePreroll(atContentSeconds: contentSeconds, delegate: delegate) == nil {
+                delegate.resolver(self, didResolve: .preroll(contentSeconds: contentSeconds), into: [])
+            }
+        }
+    }
+}

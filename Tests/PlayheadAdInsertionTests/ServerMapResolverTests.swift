@@ -112,8 +112,8 @@ import Testing
         #expect(await cues.resolveServerMap(contentDurationSeconds: 60, delegate: nil).breaks.isEmpty)
         #expect(server.requestLog.isEmpty)
         let factory = MediaPlayerClientFactory()
-        factory.register(resolver: AdMapResolver(map: try AdMap.parse(Data(#"{"breaks":[]}"#.utf8))))
         factory.register(resolver: cues)
-        #expect(factory.serverMapResolver === cues)
+        factory.register(resolver: AdMapResolver(map: try AdMap.parse(Data(#"{"breaks":[]}"#.utf8))))
+        #expect(factory.serverMapResolver === cues, "the first registered server-map resolver")
     }
 }

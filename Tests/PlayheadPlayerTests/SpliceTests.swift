@@ -11,8 +11,8 @@ import Testing
 /// frame against FFmpeg's decode of the content and of the ad.
 @Suite struct SpliceTests {
     static let adMap = AdMap(breaks: [
-        .init(time: 10, cueId: nil, ads: [.init(url: "../../ad/master.m3u8", duration: 10, id: "ad-at-10")]),
-        .init(time: nil, cueId: "splice-17", ads: [.init(url: "../../ad/master.m3u8", duration: 10, id: "ad-at-17")]),
+        .init(time: 10, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 10, id: "ad-at-10")]),
+        .init(time: nil, cueId: "splice-17", ads: [.init(url: "../ad/master.m3u8", duration: 10, id: "ad-at-17")]),
     ])
 
     static let cases: [(container: String, live: Bool)] = [("ts", false), ("fmp4", false), ("ts", true), ("fmp4", true)]
@@ -52,7 +52,7 @@ import Testing
         defer { server.stop() }
         let client = HTTPClient()
         defer { client.shutdown() }
-        let ad = "../../ad/master.m3u8"
+        let ad = "../ad/master.m3u8"
         let map = AdMap(breaks: [0, 10, 30].map { AdMap.Entry(time: $0, cueId: nil, ads: [.init(url: ad, duration: 10, id: nil)]) })
         let result = try await AdBoundaryChecker(client: client).check(url: server.url("/cues/ts/master.m3u8"), adMap: map, live: false)
         #expect(result.allExact, "\(result.boundaries.map(\.problems))")
@@ -205,18 +205,31 @@ final class FailingResolver: ContentResolver, @unchecked Sendable {
     }
 }
 
+/// Plays no break a seek passes over (the PSDK default plays the last unwatched one).
+struct NoBreaksOnSeekSelector: AdPolicySelector {
+    func selectAdBreaksToPlay(_ info: AdPolicyInfo) -> [Int] { [] }
+    func selectPolicyForAdBreak(_ info: AdPolicyInfo) -> AdBreakPolicy { .play }
+    func selectPolicyForSeekIntoAd(_ info: AdPolicyInfo) -> AdSeekPolicy { .playFromAdStart }
+}
+
 @Suite struct LocalTimeTests {
-    /// Two 10 s ads inserted at 10 s and 17 s of a 30 s VOD.
-    @Test func localTimeFollowsTheHandComputedTableAndSeekToLocalTimeLandsOnTheContentFrame() async throws {
+    /// Two 10 s ads inserted at 10 s and 17 s of a 30 s VOD; at 2 s, seekToLocalTime(20).
+    func play(selector: (any AdPolicySelector)?) async throws -> (PlayerFixtures.Run, [String]) {
         let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         defer { server.stop() }
         let url = server.url("/cues/ts/master.m3u8")
         let run = await PlayerFixtures.playVirtual(url, configure: { configuration in
             let factory = MediaPlayerClientFactory()
             factory.register(resolver: AdMapResolver(map: try! SpliceTests.adMap.resolvingURLs(against: url)))
+            if let selector { factory.register(adPolicySelector: selector) }
             configuration.ads = AdSettings(factory: factory)
             configuration.hashFrames = true
         }, scheduled: [.init(atPositionSeconds: 2, action: .seekToLocal(seconds: 20))])
+        return (run, await PlayerFixtures.ffmpegHashes(server.url("/cues/ts/vod.m3u8")))
+    }
+
+    @Test func localTimeFollowsTheHandComputedTableAndSeekToLocalTimeLandsOnTheContentFrame() async throws {
+        let (run, reference) = try await play(selector: NoBreaksOnSeekSelector())
         let timeline = try #require(run.report.adTimeline)
         // virtual → local: content before the first break, the cue inside a break, content minus ads after.
         let table: [(virtual: Double, local: Double)] = [(0, 0), (5, 5), (9.9, 9.9), (10, 10), (15, 10), (19.9, 10), (20, 10),
@@ -231,13 +244,29 @@ final class FailingResolver: ContentResolver, @unchecked Sendable {
         let seek = try #require(run.report.seeks.first)
         #expect(abs((seek.firstFrameSeconds ?? -1) - 40) < 1e-6)
         #expect(run.report.adBoundaries.isEmpty)
-        let reference = await PlayerFixtures.ffmpegHashes(server.url("/cues/ts/vod.m3u8"))
-        let firstAfterSeek = run.presented.firstIndex { frame in frame.kind == .video && frame.md5 == reference[600] }
-        let framesBefore = run.presented.filter { $0.kind == .video }.prefix(61)
         #expect(reference.count == 900)
-        #expect(firstAfterSeek != nil)
-        // Frames 0–60 (0–2 s) then frame 600: the seek presented the content frame at 20 s next.
-        #expect(framesBefore.last?.md5 == reference[600])
+        // Frames 0–59 (0–2 s), then frame 600: the seek presented the content frame at 20 s next.
+        let video = run.presented.filter { $0.kind == .video }
+        #expect(video.prefix(60).map(\.md5) == Array(reference.prefix(60)))
+        #expect(video.dropFirst(60).first?.md5 == reference[600])
+        #expect(video.count == 60 + 300)
+    }
+
+    /// PSDK default: a seek forward over unwatched breaks plays the last one skipped, then lands.
+    @Test func theDefaultPolicyPlaysTheLastSkippedBreakThenLands() async throws {
+        let (run, reference) = try await play(selector: nil)
+        #expect(run.report.seeks.count == 2)
+        // First the break at 17 s (timeline 27 s, after the 10 s break at 10 s), then the landing at 40 s.
+        #expect(abs((run.report.seeks.first?.firstFrameSeconds ?? -1) - 27) < 1e-6)
+        #expect(abs((run.report.seeks.last?.toSeconds ?? -1) - 40) < 1e-6)
+        #expect(abs((run.report.seeks.last?.firstFrameSeconds ?? -1) - 40) < 1e-6)
+        #expect(run.report.adBoundaries.map(\.breakId) == ["splice-17"])
+        #expect(run.report.adTimeline?.breaks.map(\.watched) == [false, true])
+        let video = run.presented.filter { $0.kind == .video }
+        #expect(video.count == 60 + 300 + 300)
+        #expect(video.dropFirst(60 + 300).first?.md5 == reference[600])
+        let names = run.events.map(\.kind.name).filter { ["adBreakStarted", "adBreakCompleted", "seekStarted", "seekCompleted"].contains($0) }
+        #expect(names == ["seekStarted", "seekCompleted", "adBreakStarted", "seekStarted", "adBreakCompleted", "seekCompleted"])
     }
 }
 

@@ -74,6 +74,12 @@ struct LoopState {
     // Ads (Splice/): the timeline of breaks, the ads ready to play, and where loading is.
     /// The ad breaks placed so far.
     var timeline = AdTimeline()
+    /// After the break being played (a seek over breaks), playback goes to this timeline time.
+    var landingAfterBreak: Double?
+    /// Further breaks (by index) a seek over breaks plays before landing.
+    var breakQueue: [Int] = []
+    /// The item's playlists, for the ad checks.
+    var contentProfile: HLSStreamProfile?
     /// Loaded ads by break id (a break without loadable ads has none).
     var adAssets: [String: [AdAsset]] = [:]
     /// Breaks already entered, or passed without playing.

@@ -92,6 +92,9 @@ public final class MediaPlayer: @unchecked Sendable {
     public func setRate(_ rate: Double) { send(.setRate(rate)) }
     /// Replaces the item.
     public func replaceItem(url: String) { send(.replaceItem(url: url)) }
+    /// The viewer clicked the playing ad (PSDK notifyClick): an `adClicked` event with its click-through
+    /// URL (a beacon tracker on the bus fires the click tracking); nothing outside ads.
+    public func notifyClick() { send(.clickAd) }
     /// Seeks to where local (content) time `seconds` plays: past the breaks before it (PSDK seekToLocalTime).
     public func seekToLocalTime(_ seconds: Double) { send(.seekToLocal(seconds: seconds)) }
 

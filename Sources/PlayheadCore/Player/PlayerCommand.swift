@@ -14,6 +14,8 @@ public enum PlayerCommand: Sendable, Equatable {
     case replaceItem(url: String)
     /// Seeks to where local (content) time `seconds` plays (PSDK seekToLocalTime).
     case seekToLocal(seconds: Double)
+    /// The viewer clicked the playing ad (PSDK notifyClick).
+    case clickAd
 }
 
 /// A command to run when the playhead reaches a position (scripted runs: `--seek AT:TO`, `--pause AT:FOR`).

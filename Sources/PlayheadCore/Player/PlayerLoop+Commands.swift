@@ -12,6 +12,8 @@ extension MediaPlayer {
             seek(to: target, now: now)
         case let .seekToLocal(local):
             seek(to: state.timeline.virtualSeconds(forLocal: local), now: now)
+        case .clickAd:
+            clickAd(now: now)
         case .stop:
             setStatus(.stopped, now: now)
             state.finished = true
@@ -79,10 +81,11 @@ extension MediaPlayer {
     /// Seeks on the playback timeline: flushes buffers and decoders, loads from the segment holding
     /// the target (content, or the start of the ad it falls in), and presents first the frame with the
     /// smallest timeline time at or after it. Breaks before a content target are passed.
-    func seek(to requested: Double, now: Double) {
+    func seek(to requested: Double, now: Double, applyPolicy: Bool = true) {
         guard let tracker = state.tracker else { return }
         let range = timelineSeekableRange(tracker)
         var target = min(max(requested, range.lowerBound), range.upperBound)
+        let landing = target
         let from = state.position(at: now)
         bus.post(.seekStarted(from: from, to: target))
         notify(.seekStart, metadata: [:], now: now)
@@ -104,11 +107,24 @@ extension MediaPlayer {
         state.adCursor = nil
         state.contentResume = nil
         state.contentClipStart = nil
+        // The ad policy decides where a seek over or into breaks really goes (PSDK table).
+        if applyPolicy {
+            state.breakQueue = []
+            state.landingAfterBreak = nil
+            if let selector = adPolicySelector, !state.timeline.breaks.isEmpty {
+                let plan = selector.planSeek(state.timeline, fromVirtual: from, toVirtual: landing)
+                target = plan.startVirtualSeconds
+                if let resume = plan.resumeVirtualSeconds {
+                    state.landingAfterBreak = resume
+                    state.breakQueue = Array(plan.breaksToPlay.dropFirst())
+                }
+            }
+        }
+        // Breaks that start before the target are behind; those after it will play when reached.
+        state.breaksDone = Set(state.timeline.breaks.indices.filter { state.timeline.virtualStart(ofBreak: $0) < target - Self.spliceSlackSeconds }
+            .map { state.timeline.breaks[$0].id })
         switch state.timeline.position(atVirtual: target) {
         case let .content(content):
-            for adBreak in state.timeline.breaks where adBreak.contentSeconds < content - Self.spliceSlackSeconds {
-                state.breaksDone.insert(adBreak.id)
-            }
             state.contentOffset = target - content
             state.nextSequence = tracker.segment(containing: content)?.mediaSequence ?? tracker.segments.first?.mediaSequence
         case let .ad(breakIndex, adIndex, _):
@@ -117,6 +133,7 @@ extension MediaPlayer {
             let breakStart = state.timeline.virtualStart(ofBreak: breakIndex)
             let adStart = breakStart + adBreak.ads[..<adIndex].reduce(0) { $0 + $1.durationSeconds }
             state.breaksDone.insert(adBreak.id)
+            if state.boundaryIndex[adBreak.id] == nil { enterBreak(adBreak, now: now) }
             state.contentOffset = breakStart - adBreak.contentSeconds
             if let sequence = state.adAssets[adBreak.id]?[adIndex].firstSequence {
                 state.adCursor = AdLoadCursor(breakId: adBreak.id, adIndex: adIndex, mediaSequence: sequence,

@@ -47,6 +47,11 @@ extension MediaPlayer {
             }
             report.mediaPlaylistURL = mediaURL
             state.mediaURL = mediaURL
+            if configuration.ads != nil {
+                // What the ad checks compare ads with: the item's playlists.
+                let top = (try? Playlist.parse(data: first.body).playlist) ?? .media(media)
+                state.contentProfile = HLSStreamProfile(playlist: top, mediaPlaylists: [media], url: first.effectiveURL)
+            }
             let tracker = state.tracker ?? LivePlaylistTracker(first: media, loadedAt: driver.now)
             state.tracker = tracker
             report.isLive = tracker.isLive
@@ -211,7 +216,7 @@ extension MediaPlayer {
         case let (.adSegment(cursor, attempt), .failure(error)):
             adSegmentFailed(cursor, attempt: attempt, error: error, now: now)
         case let (.resolution(opportunity, box), _):
-            await resolutionFinished(opportunity, box.outcome ?? .timedOut, now: now)
+            await resolutionFinished(opportunity, box.result ?? (.timedOut, []), now: now)
         case let (.playlist, .success(transfer)):
             await playlistArrived(transfer, now: now)
         case let (.playlist, .failure(error)):

@@ -11,6 +11,15 @@ extension MediaPlayer {
     func fillFrames(now: Double) {
         while frames.peek(masterKind) == nil {
             guard let (packet, segment) = buffer.nextPacket() else {
+                if state.landingAfterBreak != nil, state.adCursor == nil, state.nextSequence == nil, configuration.mode != .demux,
+                   let last = state.decodingSegment {
+                    // The break a seek plays is all in: drain its decoder so its last frames play before the landing.
+                    let old = decoder(for: last.placement.source)
+                    old.finish { queueFrame($0, from: last, now: now) }
+                    old.reset()
+                    state.decodingSegment = nil
+                    continue
+                }
                 if state.endLoaded, buffer.isDrained, !state.drained {
                     state.drained = true
                     if configuration.mode != .demux, let last = state.decodingSegment ?? buffer.back.last {
@@ -165,6 +174,17 @@ extension MediaPlayer {
         let reached = state.time(atPosition: end)
         guard now >= reached - 1e-9 else { return }
         let at = driver.isVirtual ? reached : now
+        if let landing = state.landingAfterBreak, state.adCursor == nil, state.nextSequence == nil, buffer.isDrained {
+            // The break a seek over breaks played is over: on to the next one, or where the seek asked.
+            if !state.breakQueue.isEmpty {
+                let next = state.breakQueue.removeFirst()
+                seek(to: state.timeline.virtualStart(ofBreak: next), now: at, applyPolicy: false)
+            } else {
+                state.landingAfterBreak = nil
+                seek(to: landing, now: at, applyPolicy: false)
+            }
+            return
+        }
         state.watchedSeconds += max(0, end - state.anchorPosition)
         state.anchorPosition = end
         state.anchorTime = at

@@ -54,12 +54,14 @@ extension MediaPlayer {
 
     private func enterBreakPresentation(_ breakId: String) {
         guard let index = state.timeline.index(ofBreak: breakId) else { return }
-        state.timeline = state.timeline.markingWatched(index)
+        // Watched on entering its first ad (PSDK default; the selector's watched policy decides).
+        state.timeline = adPolicySelector?.timeline(state.timeline, afterAdStarted: index, adIndex: 0) ?? state.timeline.markingWatched(index)
         bus.post(.adBreakStarted(breakId: breakId, breakIndex: index, ads: state.timeline.breaks[index].ads.count))
     }
 
     private func leaveBreak(_ breakId: String) {
         guard let index = state.timeline.index(ofBreak: breakId) else { return }
+        if let selector = adPolicySelector { state.timeline = selector.timeline(state.timeline, afterBreakCompleted: index) }
         bus.post(.adBreakCompleted(breakId: breakId, breakIndex: index))
     }
 

@@ -6,23 +6,35 @@ import PlayheadMedia
 /// for live, each within its resolver's timeout), and loading of the ads' playlists.
 extension MediaPlayer {
     /// Runs the detectors over the current playlist and sends each new break start or signal (a
-    /// custom tag, SCTE35-CMD) to the first resolver that handles it.
-    /// VOD resolves before playback starts; live starts a resolution the loop hears back from.
+    /// custom tag, SCTE35-CMD) to the first resolver that handles it. VOD resolves before playback
+    /// starts (the server map first, in the default and server-map modes); live starts a resolution
+    /// the loop hears back from, and asks once for a pre-roll at the join point.
     func detectOpportunities(now: Double) async {
         guard let settings = configuration.ads, let tracker = state.tracker else { return }
+        let mode = settings.signalingMode.effective(isLive: tracker.isLive)
+        if !state.seenOpportunities.contains(Self.serverMapID) {
+            state.seenOpportunities.insert(Self.serverMapID)
+            if !tracker.isLive, mode == .serverMap, let resolver = settings.factory.serverMapResolver {
+                let resolution = await resolver.resolveServerMap(contentDurationSeconds: tracker.segments.last?.endSeconds, delegate: nil)
+                for notification in resolution.notifications { bus.post(.notification(notification)) }
+                let request = PlacementOpportunity(id: Self.serverMapID, kind: .serverMap, contentSeconds: 0, durationSeconds: nil,
+                                                   mediaSequence: 0, tag: "VMAP", rawText: "", attributes: [:])
+                await resolutionFinished(request, (.resolved(resolution.breaks), []), now: driver.now)
+            } else if tracker.isLive, let resolver = settings.factory.livePrerollResolver {
+                // The join point: where playback of this live stream starts.
+                let join = configuration.startSeconds ?? tracker.startPosition().seconds
+                let request = PlacementOpportunity(id: Self.prerollID, kind: .breakStart, contentSeconds: join, durationSeconds: nil,
+                                                   mediaSequence: 0, tag: "PREROLL", rawText: "", attributes: [:])
+                let race = ResolutionRace()
+                let outcome = await race.run(timeout: resolver.timeoutSeconds, cancel: { resolver.cancel() }) { race in
+                    resolver.processPreroll(atContentSeconds: join, delegate: race)
+                }
+                await resolutionFinished(request, (outcome, race.warnings), now: driver.now)
+            }
+        }
         let registered = settings.factory.opportunityDetectors
         let detectors: [any OpportunityDetector] = registered.isEmpty ? [settings.defaultDetector] : registered
         let listed = Array(tracker.segments.suffix(tracker.playlist.segments.count))
-        if !tracker.isLive, settings.signalingMode != .manifestCues, !state.seenOpportunities.contains(Self.serverMapID) {
-            // VOD: one server-map request before playback; its breaks may be anywhere, pre-roll and post-roll included.
-            state.seenOpportunities.insert(Self.serverMapID)
-            let request = PlacementOpportunity(id: Self.serverMapID, kind: .serverMap, contentSeconds: 0,
-                                               durationSeconds: tracker.segments.last?.endSeconds, mediaSequence: tracker.segments.first?.mediaSequence ?? 0,
-                                               tag: "", rawText: "", attributes: [:])
-            if let resolver = settings.factory.resolver(for: request) {
-                await resolutionFinished(request, await ResolutionRace.run(resolver, request), now: driver.now)
-            }
-        }
         for detector in detectors {
             for opportunity in detector.detect(segments: listed, dateRanges: tracker.playlist.dateRanges)
             where (opportunity.kind == .breakStart || opportunity.kind == .signal) && !state.seenOpportunities.contains(opportunity.id) {
@@ -33,11 +45,11 @@ extension MediaPlayer {
                     state.transfers[id] = .resolution(opportunity, box)
                     let virtual = driver.isVirtual
                     await driver.start(id) { _ in
-                        let outcome = await ResolutionRace.run(resolver, opportunity)
-                        box.outcome = outcome
+                        let result = await ResolutionRace.run(resolver, opportunity)
+                        box.result = result
                         // On the virtual clock an answer costs nothing and a timeout its full length.
                         var cost = 0.0
-                        if case .timedOut = outcome, virtual { cost = resolver.timeoutSeconds }
+                        if case .timedOut = result.0, virtual { cost = resolver.timeoutSeconds }
                         return .success(NetworkTransfer(url: "resolver:\(opportunity.id)", effectiveURL: "", status: 200, body: [],
                                                         seconds: cost, firstByteSeconds: 0, bytesOnWire: 0))
                     }
@@ -50,11 +62,14 @@ extension MediaPlayer {
 
     /// The id of the server-map request.
     static let serverMapID = "server-map"
+    /// The id of the live pre-roll request.
+    static let prerollID = "preroll"
 
-    /// Takes in a resolver's answer: breaks join the timeline once their ads' playlists are loaded;
-    /// a failure or a timeout is a notification, and content plays on.
-    func resolutionFinished(_ opportunity: PlacementOpportunity, _ outcome: ResolutionOutcome, now: Double) async {
-        switch outcome {
+    /// Takes in a resolver's answer: breaks join the timeline once their ads' playlists are loaded
+    /// and pass the ad checks; a failure or a timeout is a notification, and content plays on.
+    func resolutionFinished(_ opportunity: PlacementOpportunity, _ result: (ResolutionOutcome, [PlayerNotification]), now: Double) async {
+        for warning in result.1 { bus.post(.notification(warning)) }
+        switch result.0 {
         case let .failed(notification):
             bus.post(.notification(notification))
         case .timedOut:
@@ -62,7 +77,8 @@ extension MediaPlayer {
         case let .resolved(breaks):
             for var adBreak in breaks {
                 let isLive = state.tracker?.isLive ?? false
-                if opportunity.kind != .serverMap, configuration.ads?.replaces(isLive: isLive, atContentSeconds: adBreak.contentSeconds) == true {
+                let inserted = opportunity.kind == .serverMap || opportunity.id == Self.prerollID
+                if !inserted, configuration.ads?.replaces(isLive: isLive, atContentSeconds: adBreak.contentSeconds) == true {
                     adBreak.replacedContentSeconds = opportunity.durationSeconds ?? adBreak.durationSeconds
                 } else {
                     adBreak.replacedContentSeconds = 0
@@ -73,7 +89,7 @@ extension MediaPlayer {
                 var assets: [AdAsset] = []
                 var ads: [TimelineAd] = []
                 for ad in adBreak.ads {
-                    if let asset = await loadAdAsset(ad, now: now) {
+                    if let asset = await loadAdAsset(ad, breakId: adBreak.id, now: now) {
                         assets.append(asset)
                         ads.append(ad)
                     }
@@ -87,21 +103,26 @@ extension MediaPlayer {
         }
     }
 
-    /// Loads an ad's playlist (choosing, from a multivariant one, the rendition nearest the content's
-    /// bitrate); nil, with AD_NOT_INSERTED posted, when it cannot be played.
-    func loadAdAsset(_ ad: TimelineAd, now: Double) async -> AdAsset? {
+    /// Loads an ad's playlists: from a multivariant one, the rendition matching the content's bitrate;
+    /// then the PSDK's advertising requirements (HLS version, target duration, audio-only stream,
+    /// matching bitrate). Nil, with the notifications posted (nested under AD_NOT_INSERTED), when the
+    /// ad cannot be played.
+    func loadAdAsset(_ ad: TimelineAd, breakId: String, now: Double) async -> AdAsset? {
         do {
             let first = try await network.fetch(ad.url, range: nil, at: now)
             report.bytesDownloaded += first.body.count
+            let parsed = try Playlist.parse(data: first.body).playlist
             var media: MediaPlaylist
             var url = first.effectiveURL
-            switch try Playlist.parse(data: first.body).playlist {
+            let contentBitrate = report.variantBandwidth
+            switch parsed {
             case let .media(playlist):
                 media = playlist
             case let .multivariant(multivariant):
                 guard !multivariant.variants.isEmpty else { throw PlayheadError.unexpectedPlaylist(url: ad.url, detail: "no variants") }
-                let target = report.variantBandwidth ?? state.ladder.flatMap { ladder in state.ladderIndex.map { ladder.variants[$0].bandwidth } }
-                let variant = Self.adVariant(multivariant.variants, matching: target)
+                let profile = HLSStreamProfile(playlist: parsed, url: first.effectiveURL)
+                let variant = contentBitrate.flatMap { AdRequirements.matchingVariant(ad: profile, contentBitsPerSecond: $0) }
+                    ?? Self.adVariant(multivariant.variants, matching: contentBitrate)
                 url = try ResourceURL.resolve(variant.uri, against: first.effectiveURL)
                 let second = try await network.fetch(url, range: nil, at: now)
                 report.bytesDownloaded += second.body.count
@@ -110,6 +131,15 @@ extension MediaPlayer {
                 }
                 media = playlist
                 url = second.effectiveURL
+            }
+            if let content = state.contentProfile {
+                let adProfile = HLSStreamProfile(playlist: parsed, mediaPlaylists: [media], url: first.effectiveURL)
+                let checked = AdRequirements.check(ad: adProfile, content: content, contentBitsPerSecond: contentBitrate,
+                                                   breakId: breakId, adId: ad.id)
+                if !checked.canInsert {
+                    for notification in checked.notifications { bus.post(.notification(notification)) }
+                    return nil
+                }
             }
             var options = decoder.options
             options.dump = nil

@@ -11,6 +11,16 @@ import PlayheadNet
 /// replacement), decoded from its keyframe and presented from that exact frame. Every frame keeps its
 /// true timestamps; only the offset that puts its source on the timeline changes.
 extension MediaPlayer {
+    /// The ad policy selector of the session's factory (nil without ads).
+    var adPolicySelector: (any AdPolicySelector)? { configuration.ads?.factory.adPolicySelector }
+
+    /// The viewer clicked: `adClicked` for the ad presenting now, with its click-through URL.
+    func clickAd(now: Double) {
+        guard let last = state.lastPresented[masterKind], case let .ad(breakId, adIndex) = last.source,
+              let info = adInfo(breakId: breakId, adIndex: adIndex, offset: last.stamp.sourceSeconds, pts: last.stamp.ptsSeconds) else { return }
+        bus.post(.adClicked(info, clickThrough: state.timeline.breaks[info.breakIndex].ads[adIndex].clickThrough))
+    }
+
     /// Slack for comparing cue and segment times, seconds.
     static let spliceSlackSeconds = 1e-3
 
@@ -44,6 +54,12 @@ extension MediaPlayer {
             state.breaksDone.insert(adBreak.id)
         }
         var placement = Placement(source: .content, offset: state.contentOffset, clipStart: state.contentClipStart, clipEnd: nil)
+        // Normal playback reaching a break: the ad policy says whether it plays (the default: always).
+        while let adBreak = pendingBreak(from: from, before: tracked.endSeconds), let selector = adPolicySelector,
+              let index = state.timeline.index(ofBreak: adBreak.id),
+              selector.planBreakReached(state.timeline, breakIndex: index, currentVirtual: adBreak.contentSeconds + state.contentOffset).breaksToPlay.isEmpty {
+            state.breaksDone.insert(adBreak.id)
+        }
         if let adBreak = pendingBreak(from: from, before: tracked.endSeconds) {
             // The cue is where what is left of the segment starts: the break comes first.
             if adBreak.contentSeconds <= from + Self.spliceSlackSeconds {
@@ -139,6 +155,12 @@ extension MediaPlayer {
             state.timeline = state.timeline.keepingAds(upTo: cursor.adIndex + 1, breakId: cursor.breakId)
         }
         bus.post(.timelineChanged(breaks: state.timeline.breaks.count))
+        if state.landingAfterBreak != nil {
+            // A seek over breaks: once this break has played, the loop seeks on (checkStall).
+            state.nextSequence = nil
+            state.contentResume = nil
+            return
+        }
         let resume = adBreak.contentSeconds + adBreak.replacedContentSeconds
         state.contentOffset = timelineEnd - resume
         state.contentClipStart = resume

@@ -16,14 +16,26 @@ final class ResolutionRace: ContentResolverDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<ResolutionOutcome, Never>?
     private var outcome: ResolutionOutcome?
+    private var collected: [PlayerNotification] = []
+
+    /// Warnings the resolver raised on the way (ads left out: AD_NOT_INSERTED…).
+    var warnings: [PlayerNotification] { lock.withLock { collected } }
 
     /// Runs the race. `timeoutSeconds` is real time: resolvers are outside components.
-    static func run(_ resolver: any ContentResolver, _ opportunity: PlacementOpportunity) async -> ResolutionOutcome {
+    static func run(_ resolver: any ContentResolver, _ opportunity: PlacementOpportunity) async -> (ResolutionOutcome, [PlayerNotification]) {
         let race = ResolutionRace()
-        let timeout = resolver.timeoutSeconds
+        let outcome = await race.run(timeout: resolver.timeoutSeconds, cancel: { resolver.cancel() }) { race in
+            resolver.process(opportunity, delegate: race)
+        }
+        return (outcome, race.warnings)
+    }
+
+    /// Runs `start` (which makes the resolver answer `race`, once) against `timeout` real seconds.
+    func run(timeout: Double, cancel: @escaping @Sendable () -> Void, start: (ResolutionRace) -> Void) async -> ResolutionOutcome {
+        let race = self
         let timer = Task {
             try? await Task.sleep(for: .seconds(max(0, timeout)))
-            if !Task.isCancelled, race.finish(.timedOut) { resolver.cancel() }
+            if !Task.isCancelled, race.finish(.timedOut) { cancel() }
         }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<ResolutionOutcome, Never>) in
             let ready: ResolutionOutcome? = race.lock.withLock {
@@ -35,7 +47,7 @@ final class ResolutionRace: ContentResolverDelegate, @unchecked Sendable {
                 continuation.resume(returning: ready)
                 return
             }
-            resolver.process(opportunity, delegate: race)
+            start(race)
         }
         timer.cancel()
         return result
@@ -61,15 +73,19 @@ final class ResolutionRace: ContentResolverDelegate, @unchecked Sendable {
     func resolver(_ resolver: any ContentResolver, didFail opportunity: PlacementOpportunity, with notification: PlayerNotification) {
         finish(.failed(notification))
     }
+
+    func resolver(_ resolver: any ContentResolver, didWarn opportunity: PlacementOpportunity, with notification: PlayerNotification) {
+        lock.withLock { collected.append(notification) }
+    }
 }
 
 /// Carries a resolution's outcome from the resolving task back to the player loop.
 final class ResolutionBox: @unchecked Sendable {
     private let lock = NSLock()
-    private var stored: ResolutionOutcome?
+    private var stored: (ResolutionOutcome, [PlayerNotification])?
 
-    /// The outcome, once set.
-    var outcome: ResolutionOutcome? {
+    /// The outcome and the warnings raised, once set.
+    var result: (ResolutionOutcome, [PlayerNotification])? {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }

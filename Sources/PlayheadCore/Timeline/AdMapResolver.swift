@@ -49,23 +49,11 @@ public final class AdMapResolver: ContentResolver, @unchecked Sendable {
     /// Creates a resolver over `map`.
     public init(map: AdMap) { self.map = map }
 
-    /// Handles break starts and the server-map request.
-    public func shouldHandle(_ opportunity: PlacementOpportunity) -> Bool { opportunity.kind == .breakStart || opportunity.kind == .serverMap }
+    /// Handles break starts.
+    public func shouldHandle(_ opportunity: PlacementOpportunity) -> Bool { opportunity.kind == .breakStart }
 
-    /// Answers with the mapped break (empty when the map has none for this cue); the server-map
-    /// request gets a break for every entry placed by `time`.
+    /// Answers with the mapped break (empty when the map has none for this cue).
     public func process(_ opportunity: PlacementOpportunity, delegate: any ContentResolverDelegate) {
-        if opportunity.kind == .serverMap {
-            let breaks = map.breaks.enumerated().compactMap { index, entry -> AdBreak? in
-                guard let time = entry.time else { return nil }
-                let ads = entry.ads.enumerated().map { adIndex, ad in
-                    TimelineAd(id: ad.id ?? "map-\(index)-\(adIndex)", url: ad.url, durationSeconds: ad.duration)
-                }
-                return AdBreak(id: entry.cueId ?? "map-\(index)", contentSeconds: time, ads: ads)
-            }
-            delegate.resolver(self, didResolve: opportunity, into: breaks)
-            return
-        }
         guard let entry = map.entry(for: opportunity) else {
             delegate.resolver(self, didResolve: opportunity, into: [])
             return
@@ -78,5 +66,20 @@ public final class AdMapResolver: ContentResolver, @unchecked Sendable {
             AdBreak(id: opportunity.id, contentSeconds: opportunity.contentSeconds, ads: ads,
                     replacedContentSeconds: replaced > 0 ? min(replaced, ads.reduce(0) { $0 + $1.durationSeconds }) : 0)
         ])
+    }
+}
+
+extension AdMapResolver: ServerMapResolver {
+    /// The server map of a VOD: a break for every entry placed by `time` (pre-roll at 0, post-roll at
+    /// the end); entries naming a cue wait for their cue.
+    public func resolveServerMap(contentDurationSeconds: Double?, delegate: (any ContentResolverDelegate)?) async -> ServerMapResolution {
+        let breaks = map.breaks.enumerated().compactMap { index, entry -> AdBreak? in
+            guard let time = entry.time else { return nil }
+            let ads = entry.ads.enumerated().map { adIndex, ad in
+                TimelineAd(id: ad.id ?? "map-\(index)-\(adIndex)", url: ad.url, durationSeconds: ad.duration)
+            }
+            return AdBreak(id: entry.cueId ?? "map-\(index)", contentSeconds: time, ads: ads)
+        }
+        return ServerMapResolution(breaks: breaks)
     }
 }

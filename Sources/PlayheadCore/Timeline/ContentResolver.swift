@@ -70,6 +70,10 @@ public final class MediaPlayerClientFactory: @unchecked Sendable {
     public var serverMapResolver: (any ServerMapResolver)? {
         lock.withLock { resolvers.lazy.compactMap { $0 as? any ServerMapResolver }.first }
     }
+    /// The first registered resolver that answers a live stream's pre-roll request.
+    public var livePrerollResolver: (any LivePrerollResolver)? {
+        lock.withLock { resolvers.lazy.compactMap { $0 as? any LivePrerollResolver }.first }
+    }
     /// The first resolver that handles `opportunity`.
     public func resolver(for opportunity: PlacementOpportunity) -> (any ContentResolver)? {
         lock.withLock { resolvers.first { $0.shouldHandle(opportunity) } }

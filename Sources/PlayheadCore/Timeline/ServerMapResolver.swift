@@ -32,9 +32,18 @@ public struct ServerMapResolution: Sendable, Equatable {
 
 extension PlacementOpportunity {
     /// The opportunity a server-map request answers: the whole content, at content time 0
-    /// (kind `signal`, tag `VMAP`, the request URL as its raw text).
+    /// (kind `serverMap`, tag `VMAP`, the request URL as its raw text).
     public static func serverMap(url: String) -> PlacementOpportunity {
-        PlacementOpportunity(id: "server-map", kind: .signal, contentSeconds: 0, durationSeconds: nil, mediaSequence: 0,
+        PlacementOpportunity(id: "server-map", kind: .serverMap, contentSeconds: 0, durationSeconds: nil, mediaSequence: 0,
                              tag: "VMAP", rawText: url, attributes: [:])
     }
+}
+
+/// A resolver that also answers a live stream's pre-roll request (PSDK: one request at the start of
+/// a live stream, besides one per cue, unless the metadata disables it).
+public protocol LivePrerollResolver: ContentResolver {
+    /// Starts the pre-roll request for content time `contentSeconds` (the live join point); answers
+    /// `delegate` once: the inserted break, nothing (`didResolve` with no break) when pre-rolls are
+    /// off, or a failure.
+    func processPreroll(atContentSeconds contentSeconds: Double, delegate: any ContentResolverDelegate)
 }
