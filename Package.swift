@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "PlayheadAdsTests", dependencies: ["PlayheadAds"], path: "Tests/PlayheadAdsTests"),
         .testTarget(
             name: "PlayheadAdInsertionTests",
-            dependencies: ["PlayheadAdInsertion", "PlayheadAds", "PlayheadCore", "PlayheadNet", "PlayheadOrigin"],
+            dependencies: ["PlayheadAdInsertion", "PlayheadAds", "PlayheadCore", "PlayheadNet", "PlayheadOrigin", "PlayheadMedia", "PlayheadTestFixtures"],
             path: "Tests/PlayheadAdInsertionTests"
         ),
         .testTarget(name: "PlayheadSCTE35Tests", dependencies: ["PlayheadHLS"], path: "Tests/PlayheadSCTE35Tests"),

@@ -327,3 +327,38 @@ final class RecordingResolver: ContentResolver, @unchecked Sendable {
         #expect(throws: AdTagError.empty) { try AdSettings.setGlobalExtraAdTags([""]) }
     }
 }
+
+/// The PSDK's advertising requirements, checked by the player before it splices an ad.
+@Suite struct AdRequirementsInPlayerTests {
+    func play(_ item: String, ad: String) async throws -> PlaybackReport {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let url = server.url(item)
+        let map = AdMap(breaks: [.init(time: 10, cueId: nil, ads: [.init(url: server.url(ad), duration: 10, id: "checked")])])
+        let run = await PlayerFixtures.playVirtual(url) { configuration in
+            let factory = MediaPlayerClientFactory()
+            factory.register(resolver: AdMapResolver(map: map))
+            configuration.ads = AdSettings(factory: factory)
+            configuration.mode = .demux
+        }
+        return run.report
+    }
+
+    @Test func anAdWithLongerSegmentsThanTheContentIsNotInserted() async throws {
+        // The 4 s-segment ad into the 2 s-segment content: AD_TARGET_DURATION_TOO_LONG, content plays on.
+        let report = try await play("/cues/ts/master.m3u8", ad: "/ad/master.m3u8")
+        let failure = try #require(report.notifications.first { $0.code == .adTargetDurationTooLong })
+        #expect(failure.inner.first?.code == .adInsertionFail && failure.inner.first?.inner.first?.code == .adNotInserted)
+        #expect(report.adBoundaries.isEmpty && report.framesPresented["video"] == 900)
+    }
+
+    @Test func anAdOfANewerHLSVersionIsNotInserted() async throws {
+        // The content's media playlist (version 3) with an ad whose multivariant playlist is version 6.
+        let report = try await play("/cues/ts/vod.m3u8", ad: "/cues/ad/master.m3u8")
+        #expect(report.notifications.contains { $0.code == .adVersionIncompatible })
+        #expect(report.adBoundaries.isEmpty && report.framesPresented["video"] == 900)
+        // The same ad fits the content's multivariant playlist (version 6): inserted.
+        let fits = try await play("/cues/ts/master.m3u8", ad: "/cues/ad/master.m3u8")
+        #expect(fits.adBoundaries.count == 1 && fits.framesPresented["video"] == 1200)
+    }
+}

@@ -15,6 +15,7 @@ extension MediaPlayer {
         case .clickAd:
             clickAd(now: now)
         case .stop:
+            closeAdAtEnd()
             setStatus(.stopped, now: now)
             state.finished = true
         case let .setRate(rate):
@@ -48,6 +49,7 @@ extension MediaPlayer {
                 pausePlayback(now: at)
                 state.resumeAt = at + seconds
             case .stop:
+                closeAdAtEnd()
                 setStatus(.stopped, now: at)
                 state.finished = true
                 return

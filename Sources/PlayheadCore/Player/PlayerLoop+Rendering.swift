@@ -221,6 +221,7 @@ extension MediaPlayer {
         state.anchorTime = time
         state.clockRunning = false
         state.wantsPlay = false
+        closeAdAtEnd()
         bus.post(.playCompleted)
         notify(.playbackComplete, metadata: [:], now: time)
         setStatus(.completed, now: time)

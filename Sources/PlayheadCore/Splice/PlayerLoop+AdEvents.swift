@@ -34,6 +34,22 @@ extension MediaPlayer {
         if master, case let .ad(breakId, adIndex) = item.source { progress(breakId: breakId, adIndex: adIndex, frame: stamp) }
     }
 
+    /// Publishes the timeline to outside readers (``MediaPlayer/timeline``), then posts
+    /// `timelineChanged`, so a subscriber reading the timeline on that event sees the new one.
+    func postTimelineChanged() {
+        let timeline = state.timeline
+        publish { $0.timeline = timeline }
+        bus.post(.timelineChanged(breaks: timeline.breaks.count))
+    }
+
+    /// Playback ends (completed or stopped) inside an ad: the ad and its break end there.
+    func closeAdAtEnd() {
+        guard let last = state.lastPresented[masterKind], case let .ad(breakId, adIndex) = last.source else { return }
+        leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: last.stamp, completed: true)
+        leaveBreak(breakId)
+        state.lastPresented = [:]
+    }
+
     /// The ad-event description of ad `adIndex` of break `breakId` at a presented frame.
     func adInfo(breakId: String, adIndex: Int, offset: Double, pts: Double?) -> AdEventInfo? {
         guard let breakIndex = state.timeline.index(ofBreak: breakId) else { return nil }
@@ -59,7 +75,7 @@ extension MediaPlayer {
         bus.post(.adBreakStarted(breakId: breakId, breakIndex: index, ads: state.timeline.breaks[index].ads.count))
     }
 
-    private func leaveBreak(_ breakId: String) {
+    func leaveBreak(_ breakId: String) {
         guard let index = state.timeline.index(ofBreak: breakId) else { return }
         if let selector = adPolicySelector { state.timeline = selector.timeline(state.timeline, afterBreakCompleted: index) }
         bus.post(.adBreakCompleted(breakId: breakId, breakIndex: index))

@@ -98,7 +98,7 @@ extension MediaPlayer {
                 adBreak.ads = ads
                 state.adAssets[adBreak.id] = assets
                 state.timeline = state.timeline.withBreak(adBreak)
-                bus.post(.timelineChanged(breaks: state.timeline.breaks.count))
+                postTimelineChanged()
             }
         }
     }

@@ -154,7 +154,7 @@ extension MediaPlayer {
             // Ads not played (a replacement budget spent early) leave the timeline.
             state.timeline = state.timeline.keepingAds(upTo: cursor.adIndex + 1, breakId: cursor.breakId)
         }
-        bus.post(.timelineChanged(breaks: state.timeline.breaks.count))
+        postTimelineChanged()
         if state.landingAfterBreak != nil {
             // A seek over breaks: once this break has played, the loop seeks on (checkStall).
             state.nextSequence = nil

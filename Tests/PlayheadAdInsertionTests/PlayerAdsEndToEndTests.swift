@@ -1,0 +1,131 @@
+import Foundation
+import PlayheadAdInsertion
+import PlayheadCore
+import PlayheadMedia
+import PlayheadNet
+import PlayheadOrigin
+import PlayheadTestFixtures
+import Testing
+
+/// The whole chain in the real player on the virtual clock: the ad server's VMAP or VAST, the default
+/// resolver, the splicer, and the beacon tracker on the player's bus; the ad server's own log is the
+/// judge. Content and ads are the generated cue streams (2 s segments) served on 127.0.0.1.
+@Suite struct PlayerAdsEndToEndTests {
+    struct Session {
+        var report: PlaybackReport
+        var events: [PlayerEvent]
+        var beacons: [BeaconRecord]
+    }
+
+    /// Plays `path` of the generated streams with `resolver`, a beacon tracker attached.
+    func play(_ path: String, resolver: DefaultAdResolver, client: HTTPClient, origin: LoopbackHTTPServer,
+              live: Bool = false, perFrameEvents: Bool = false) async -> Session {
+        MediaLog.level = .quiet
+        let factory = MediaPlayerClientFactory()
+        factory.register(resolver: resolver)
+        var configuration = PlayerConfiguration()
+        configuration.mode = .demux
+        configuration.perFrameEvents = perFrameEvents
+        configuration.ads = AdSettings(factory: factory)
+        var network: any PlayerNetwork = SimulatedNetwork(
+            client: client, link: SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [50, 50])))
+        if live { network = SimulatedLiveNetwork(inner: network, prefix: origin.url("/cues/ts/")) }
+        let player = MediaPlayer(url: origin.url(path), configuration: configuration, driver: VirtualTimeDriver(), network: network)
+        let tracker = BeaconTracker(client: client, bus: player.bus)
+        let events = LockedBox<[PlayerEvent]>([])
+        let subscription = player.bus.subscribe { event in
+            if case .timelineChanged = event.kind { tracker.update(timeline: player.timeline) }
+            events.set(events.get() + [event])
+        }
+        let trackerSubscription = tracker.attach(to: player.bus)
+        let report = await player.run(maxSessionSeconds: 300)
+        subscription.cancel()
+        trackerSubscription.cancel()
+        await tracker.flush()
+        return Session(report: report, events: events.get(), beacons: tracker.records)
+    }
+
+    @Test func aVMAPOfPreMidAndPostRollsHasEveryQuartileOfEveryAdAtItsMediaTime() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        let media = origin.url("/cues/ad/master.m3u8")
+        func ad(_ id: String) -> AdDocuments.Ad { AdDocuments.tracked(id: id, durationSeconds: 10, mediaURL: media, server: server) }
+        server.register(AdDocuments.vast([ad("mid1")]), at: "/vast/mid.xml")
+        server.register(AdDocuments.vmap([
+            .init(timeOffset: "start", breakId: "pre", source: .vast(AdDocuments.vast([ad("pre1")]))),
+            .init(timeOffset: "00:00:10.000", breakId: "mid", source: .adTagURI(server.url("/vast/mid.xml"))),
+            .init(timeOffset: "end", breakId: "post", source: .vast(AdDocuments.vast([ad("post1")]))),
+        ]), at: "/vmap")
+        // A generous (real-time) timeout: these tests share the machine with others.
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30)
+        let session = await play("/cues/ts/master.m3u8", resolver: resolver, client: client, origin: origin)
+        #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
+        #expect(session.report.adBoundaries.map(\.breakId) == ["pre", "mid", "post"])
+        #expect(session.report.framesPresented["video"] == 900 + 3 * 300)
+
+        // The server's beacon log: every ad's beacons once, in the order they played.
+        let order = ["impression", "creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"]
+        let hits = server.beacons
+        #expect(hits.map { "\($0.parameter("ad") ?? "?"):\($0.event)" } == ["pre1", "mid1", "post1"].flatMap { id in order.map { "\(id):\($0)" } })
+        // Each quartile at the true media time of the presented ad frame: within one frame (1/30 s) of its share.
+        for id in ["pre1", "mid1", "post1"] {
+            for (event, share) in [("start", 0.0), ("firstQuartile", 0.25), ("midpoint", 0.5), ("thirdQuartile", 0.75), ("complete", 1.0)] {
+                let hit = try #require(hits.first { $0.parameter("ad") == id && $0.event == event })
+                let seconds = try #require(clockSeconds(hit.parameter("t")))
+                #expect(seconds >= share * 10 - 1e-3 && seconds < share * 10 + 1.0 / 30, "\(id) \(event) at \(seconds)")
+            }
+        }
+        // The tracker's own records, for the report: every one answered.
+        #expect(session.beacons.count == 3 * order.count)
+        #expect(session.beacons.allSatisfy { $0.succeeded })
+    }
+
+    /// The 60 s stream with a 30 s CUE-OUT at 10 s, played live.
+    @Test func aLiveCueOfThirtySecondsIsOneRequestAndTheAdsFillIt() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        let media = origin.url("/cues/ad/master.m3u8")
+        server.register(AdDocuments.vast((1...3).map { (n: Int) in AdDocuments.tracked(id: "a\(n)", sequence: n, durationSeconds: 10, mediaURL: media, server: server) }),
+                        at: "/vast")
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server, preroll: false), isLive: true, timeoutSeconds: 30)
+        let session = await play("/cues/ts/long-master.m3u8", resolver: resolver, client: client, origin: origin, live: true)
+        #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
+        let requests = server.requestLog.filter { $0.path == "/vast" }
+        #expect(requests.count == 1)
+        #expect(requests.first?.query?.contains("dur=30") == true)
+        let boundary = try #require(session.report.adBoundaries.first)
+        #expect(session.report.adBoundaries.count == 1)
+        #expect(boundary.adMediaURLs.count == 3)
+        #expect(boundary.cueContentSeconds == 10 && boundary.replacedContentSeconds == 30)
+        #expect(boundary.firstContentAfter?.sourceSeconds == 40)
+        #expect(session.report.framesPresented["video"] == 1800)
+        #expect(session.report.rebuffers.isEmpty)
+        #expect(Set(server.beacons.filter { $0.event == "complete" }.compactMap { $0.parameter("ad") }) == ["a1", "a2", "a3"])
+    }
+
+    @Test func aLiveCueWhoseServerAnswersTooLateTimesOutAndContentPlaysOnWithoutAGap() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        server.register(AdDocuments.vast([AdDocuments.tracked(id: "late", durationSeconds: 10, mediaURL: origin.url("/cues/ad/master.m3u8"), server: server)]),
+                        at: "/vast")
+        server.setFault(.delay(seconds: 3), forPath: "/vast")
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server, preroll: false), isLive: true, timeoutSeconds: 0.3)
+        let session = await play("/cues/ts/long-master.m3u8", resolver: resolver, client: client, origin: origin, live: true, perFrameEvents: true)
+        #expect(session.report.finalStatus == .completed)
+        #expect(session.report.notifications.contains { $0.code == .adTimeout })
+        #expect(session.report.adBoundaries.isEmpty)
+        #expect(session.report.rebuffers.isEmpty)
+        let times = session.events.compactMap { event -> Double? in
+            if case let .framePresented(pts, _) = event.kind { return pts } else { return nil }
+        }
+        #expect(times.count == 1800)
+        #expect(zip(times, times.dropFirst()).allSatisfy { abs($1 - $0 - 1.0 / 30) < 1e-6 }, "no gap")
+        #expect(server.beacons.isEmpty)
+    }
+}
