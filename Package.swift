@@ -76,7 +76,7 @@ let package = Package(
             name: "playhead",
             dependencies: [
                 "PlayheadCore", "PlayheadHLS", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin", "PlayheadAds",
-                "PlayheadServer", "PlayheadReport",
+                "PlayheadAdInsertion", "PlayheadServer", "PlayheadReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/playhead"

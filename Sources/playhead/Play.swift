@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PlayheadAdInsertion
 import PlayheadCore
 import PlayheadMedia
 import PlayheadNet
@@ -92,6 +93,18 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Play ads from this ad map (JSON: breaks by cue time or cue id → ad playlist URLs; relative URLs against the item).")
     var adMap: String?
 
+    @Option(help: "Ads from an ad server (the default VAST/VMAP resolver, PSDK ad metadata): its base URL or host.")
+    var adDomain: String?
+
+    @Option(help: "Ad server: zone id.")
+    var adZone: String = "1"
+
+    @Option(help: "Ad server: the content's media id.")
+    var adMediaId: String = "content"
+
+    @Flag(help: "Ad server, live: no pre-roll request at the start.")
+    var noLivePreroll = false
+
     @Option(help: "Ad signalling mode: default, manifestCues or serverMap.")
     var adSignalingMode: String = "default"
 
@@ -108,6 +121,7 @@ struct Play: AsyncParsableCommand {
         if trace != nil, clock == .real { throw ValidationError("--trace needs --clock virtual") }
         if variant != nil, maxBandwidth != nil { throw ValidationError("give --variant or --max-bandwidth, not both") }
         if bandwidth <= 0 { throw ValidationError("--bandwidth must be positive") }
+        if adMap != nil, adDomain != nil { throw ValidationError("give --ad-map or --ad-domain, not both") }
         if simulateLive, clock == .real { throw ValidationError("--simulate-live needs --clock virtual") }
         if AdSignalingMode(rawValue: adSignalingMode) == nil {
             throw ValidationError("unknown --ad-signaling-mode \"\(adSignalingMode)\"; one of \(AdSignalingMode.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -152,6 +166,26 @@ struct Play: AsyncParsableCommand {
         configuration.startSeconds = start
         configuration.hashFrames = framemd5 != nil
         configuration.perFrameEvents = frameEvents
+        var tracker: BeaconTracker?
+        if let adDomain {
+            do {
+                let mode = AdSignalingMode(rawValue: adSignalingMode) ?? .default
+                let metadata = AdMetadata(zoneId: adZone, domain: adDomain, mediaId: adMediaId, signalingMode: mode,
+                                          enableLivePreroll: !noLivePreroll)
+                let factory = MediaPlayerClientFactory()
+                // The resolver asks differently for live and VOD: read the playlist once to know which.
+                var live = simulateLive
+                if !live, let loaded = try? await PlaylistLoader(client: client).loadMedia(url, choice: .first) {
+                    live = !loaded.playlist.endList && loaded.playlist.playlistType != .vod
+                }
+                factory.register(resolver: try DefaultAdResolver(metadata: metadata, isLive: live))
+                configuration.ads = AdSettings(factory: factory, signalingMode: mode)
+                tracker = BeaconTracker(client: client)
+            } catch {
+                printError("ad metadata: \(error)")
+                throw ExitCode(2)
+            }
+        }
         if let adMap {
             do {
                 let map = try AdMap.parse(try Data(contentsOf: URL(fileURLWithPath: adMap))).resolvingURLs(against: url)
@@ -199,6 +233,10 @@ struct Play: AsyncParsableCommand {
 
         let player = MediaPlayer(url: url, configuration: configuration, driver: driver, network: network,
                                  scheduled: try scheduledCommands(), dump: dumpSink)
+        let trackerSubscriptions = tracker.map { tracker in
+            [tracker.attach(to: player.bus),
+             player.bus.subscribe { event in if case .timelineChanged = event.kind { tracker.update(timeline: player.timeline) } }]
+        } ?? []
         let outputs = try SessionOutputs(events: events, framemd5: framemd5, keepEvents: reportHtml != nil, player: player)
         let progress = isatty(2) != 0 ? ProgressLine(player: player) : nil
         progress?.start()
@@ -209,6 +247,11 @@ struct Play: AsyncParsableCommand {
             do { try dumpSink.close() } catch { printError("dump: \(error)") }
         }
         var final = result
+        trackerSubscriptions.forEach { $0.cancel() }
+        if let tracker {
+            await tracker.flush()
+            final.beacons = tracker.records
+        }
         final.device = DeviceInformation.current(playheadVersion: Playhead.version, ffmpegVersion: nil, curlVersion: HTTPClient.curlVersion)
         try writeReport(final)
         if let reportHtml {

@@ -102,6 +102,9 @@ public struct PlaybackReport: Sendable, Codable {
     public var adBoundaries: [AdBoundaryRecord] = []
     /// The ad timeline at the end of the session.
     public var adTimeline: AdTimeline?
+    /// Every VAST beacon fired (event, ad, media time, wall time, URL, HTTP status, attempts), when a
+    /// beacon tracker ran with the session.
+    public var beacons: [BeaconRecord] = []
     /// Every PSDK notification of the session.
     public var notifications: [PlayerNotification] = []
     /// Damage found in segments (what could be decoded was).
