@@ -82,6 +82,49 @@ import Testing
         #expect(session.beacons.allSatisfy { $0.succeeded })
     }
 
+    @Test func aClickOnThePlayingAdGivesItsClickThroughAndFiresItsClickTracking() async throws {
+        MediaLog.level = .quiet
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        server.register(AdDocuments.vmap([.init(timeOffset: "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([
+            AdDocuments.tracked(id: "clicked", durationSeconds: 10, mediaURL: origin.url("/cues/ad/master.m3u8"), server: server)])))]),
+                        at: "/vmap")
+        let factory = MediaPlayerClientFactory()
+        factory.register(resolver: try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30))
+        var configuration = PlayerConfiguration()
+        configuration.mode = .demux
+        configuration.ads = AdSettings(factory: factory)
+        let player = MediaPlayer(url: origin.url("/cues/ts/master.m3u8"), configuration: configuration, driver: VirtualTimeDriver(),
+                                 network: SimulatedNetwork(client: client, link: SimulatedLink(trace: BandwidthTrace(name: "c", times: [0, 1], megabitsPerSecond: [50, 50]))))
+        let tracker = BeaconTracker(client: client, bus: player.bus)
+        let clicks = LockedBox<[(AdEventInfo, String?)]>([])
+        let companions = LockedBox<[AdCompanion]>([])
+        let subscription = player.bus.subscribe { event in
+            switch event.kind {
+            case .timelineChanged: tracker.update(timeline: player.timeline)
+            case let .adStarted(info):
+                companions.set(tracker.companions(for: info))
+                player.notifyClick()   // the viewer clicks as soon as the ad shows
+            case let .adClicked(info, clickThrough): clicks.set(clicks.get() + [(info, clickThrough)])
+            default: break
+            }
+        }
+        let trackerSubscription = tracker.attach(to: player.bus)
+        player.notifyClick()   // outside an ad: nothing happens
+        let report = await player.run()
+        subscription.cancel()
+        trackerSubscription.cancel()
+        await tracker.flush()
+        #expect(report.finalStatus == .completed)
+        #expect(clicks.get().count == 1)
+        #expect(clicks.get().first?.0.adId == "clicked" && clicks.get().first?.1 == "https://advertiser.example/clicked")
+        #expect(server.beacons.filter { $0.event == "click" }.compactMap { $0.parameter("ad") } == ["clicked"])
+        // The companion banner came with the ad.
+        #expect(companions.get().map(\.width) == [300] && companions.get().first?.height == 250)
+    }
+
     /// The 60 s stream with a 30 s CUE-OUT at 10 s, played live.
     @Test func aLiveCueOfThirtySecondsIsOneRequestAndTheAdsFillIt() async throws {
         let origin = try LoopbackHTTPServer(root: TestRepository.streams)
