@@ -63,7 +63,7 @@ let package = Package(
         .target(
             name: "PlayheadServer",
             dependencies: [
-                "PlayheadCore", "PlayheadNet", "PlayheadMedia", "PlayheadReport", "CPlayheadShims",
+                "PlayheadCore", "PlayheadNet", "PlayheadMedia", "PlayheadReport", "PlayheadAdInsertion", "CPlayheadShims",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

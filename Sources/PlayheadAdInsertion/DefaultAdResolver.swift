@@ -30,7 +30,7 @@ public final class DefaultAdResolver: ServerMapResolver, Sendable {
     /// The item's ad metadata.
     public let metadata: AdMetadata
     /// Whether the content is live (cues replace content) or VOD.
-    public let isLive: Bool
+    public var isLive: Bool { state.withLock { $0.isLive } }
     /// The request URLs made from ``metadata``.
     public let urls: AdRequestURLs
     /// How long one break's resolution may take, seconds. The resolver answers AD_TIMEOUT itself when
@@ -46,6 +46,7 @@ public final class DefaultAdResolver: ServerMapResolver, Sendable {
     private struct State {
         var tasks: [UUID: Task<Void, Never>] = [:]
         var joinPoint: Double?
+        var isLive = false
     }
 
     /// Creates the resolver.
@@ -65,7 +66,7 @@ public final class DefaultAdResolver: ServerMapResolver, Sendable {
             throw .invalid(field: "timeoutSeconds", value: String(timeoutSeconds), reason: "must be a positive number of seconds")
         }
         self.metadata = metadata
-        self.isLive = isLive
+        state.withLock { $0.isLive = isLive }
         self.timeoutSeconds = timeoutSeconds
         urls = AdRequestURLs(metadata: metadata)
         let limit = Duration.milliseconds(Int((timeoutSeconds * 1000).rounded(.up)))
@@ -75,6 +76,14 @@ public final class DefaultAdResolver: ServerMapResolver, Sendable {
     }
 
     // MARK: Cues (live, manifest-cue VOD)
+
+    /// The player tells what it loaded: live or VOD, and where a live stream was joined.
+    public func prepare(isLive: Bool, joinPointSeconds: Double?) {
+        state.withLock { state in
+            state.isLive = isLive
+            if isLive, let joinPointSeconds { state.joinPoint = joinPointSeconds }
+        }
+    }
 
     /// Records the content time of the live point at join: cues before it are handled only with
     /// ``AdMetadata/enableDVRAds``.

@@ -1,4 +1,5 @@
 import Foundation
+import PlayheadAdInsertion
 import PlayheadCore
 import PlayheadMedia
 import PlayheadNet
@@ -17,6 +18,9 @@ final class PlaybackSession: Sendable {
     let counts = Mutex(SessionCounts())
     private let runTask = Mutex<Task<PlaybackReport, Never>?>(nil)
 
+    /// Fires the VAST beacons of the session's ads (nil without ads).
+    let tracker: BeaconTracker?
+
     /// Creates the player for `spec` (it does not run until ``start(writer:onEnd:)``).
     init(id: String, spec: SessionSpec, client: HTTPClient) {
         self.id = id
@@ -33,14 +37,34 @@ final class PlaybackSession: Sendable {
             let link = SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [mbps, mbps]))
             network = SimulatedNetwork(client: client, link: link)
         }
-        player = MediaPlayer(url: spec.url, configuration: spec.playerConfiguration, driver: driver, network: network)
+        var configuration = spec.playerConfiguration
+        var resolver: DefaultAdResolver?
+        if spec.ads.enabled, let domain = spec.ads.adTagURL {
+            let mode = spec.ads.signalingMode.flatMap(AdSignalingMode.init(rawValue:)) ?? .default
+            let metadata = AdMetadata(zoneId: spec.ads.zoneId ?? "1", domain: domain, mediaId: spec.ads.mediaId ?? "content",
+                                      signalingMode: mode, enableLivePreroll: spec.ads.enableLivePreroll ?? true)
+            // Validated when the spec was read; the player tells it live or VOD once loaded.
+            resolver = try? DefaultAdResolver(metadata: metadata, isLive: false, client: client)
+            if let resolver {
+                let factory = MediaPlayerClientFactory()
+                factory.register(resolver: resolver)
+                configuration.ads = AdSettings(factory: factory, signalingMode: mode)
+            }
+        }
+        let made = MediaPlayer(url: spec.url, configuration: configuration, driver: driver, network: network)
+        player = made
+        // Beacons fire at the presented ad frames; each is posted as a `beacon` event (and stored).
+        tracker = resolver.map { _ in BeaconTracker(client: client, bus: made.bus) }
     }
 
     /// Starts recording and playing. `onEnd` is called once with the final report, after it is stored.
     func start(writer: StoreWriter, onEnd: @escaping @Sendable (PlaybackReport) -> Void) {
         let id = id
         let counts = counts
+        let tracker = tracker, player = player
+        let trackerSubscription = tracker?.attach(to: player.bus)
         let subscription = player.bus.subscribe { event in
+            if case .timelineChanged = event.kind { tracker?.update(timeline: player.timeline) }
             writer.enqueue(.event(sessionID: id, event))
             switch event.kind {
             case let .statusChanged(_, to): writer.enqueue(.status(sessionID: id, to.rawValue))
@@ -62,6 +86,11 @@ final class PlaybackSession: Sendable {
         let task = Task.detached { [player, spec, finished] () -> PlaybackReport in
             var report = await player.run(maxSessionSeconds: spec.durationSeconds)
             sampler.cancel()
+            if let tracker {
+                await tracker.flush()
+                report.beacons = tracker.records
+            }
+            trackerSubscription?.cancel()
             subscription.cancel()
             report.device = DeviceInformation.current(playheadVersion: PlayheadDaemon.version, ffmpegVersion: nil,
                                                       curlVersion: HTTPClient.curlVersion)

@@ -1,4 +1,5 @@
 import Foundation
+import PlayheadCore
 import PlayheadMedia
 
 extension SessionSpec {
@@ -46,12 +47,21 @@ extension SessionSpec {
             }
         }
         if let ads = try r.object("ads") {
-            try ads.rejectUnknown(["enabled", "adTagURL"])
+            try ads.rejectUnknown(["enabled", "adTagURL", "zoneId", "mediaId", "signalingMode", "enableLivePreroll"])
             spec.ads.enabled = try ads.bool("enabled") ?? false
             if let tag = try ads.string("adTagURL") {
                 try validate(url: tag, field: "ads.adTagURL")
                 spec.ads.adTagURL = tag
             }
+            spec.ads.zoneId = try ads.string("zoneId")
+            spec.ads.mediaId = try ads.string("mediaId")
+            if let mode = try ads.string("signalingMode") {
+                guard AdSignalingMode(rawValue: mode) != nil else {
+                    throw .invalidField("ads.signalingMode", "must be one of \(AdSignalingMode.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                spec.ads.signalingMode = mode
+            }
+            spec.ads.enableLivePreroll = try ads.bool("enableLivePreroll")
         }
         if let tags = try r.stringArray("subscribedTags") { spec.subscribedTags = tags }
         if let dump = try r.object("dump") {

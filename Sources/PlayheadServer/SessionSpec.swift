@@ -24,13 +24,22 @@ public struct ABRSettings: Sendable, Codable, Equatable {
     public init() {}
 }
 
-/// Ad settings of a session (`ads`). Recorded with the session; the player has no ad insertion yet,
-/// so they do not change playback until PlayheadAds lands.
+/// Ad settings of a session (`ads`): the PSDK's ad metadata for the default VAST/VMAP resolver. With
+/// ads enabled and an ad server given, a VOD asks it for a VMAP before playing, a live stream for a VAST
+/// per cue (and a pre-roll), and a beacon tracker fires the VAST beacons (stored as `beacon` events).
 public struct SessionAdSettings: Sendable, Codable, Equatable {
     /// Whether ads are wanted.
     public var enabled = false
-    /// A VMAP or VAST URL for client-side ad insertion.
+    /// The ad server's base URL (`/vmap` and `/vast` are asked below it).
     public var adTagURL: String?
+    /// Zone id; default `1`.
+    public var zoneId: String?
+    /// The content's media id at the ad server; default `content`.
+    public var mediaId: String?
+    /// `default`, `manifestCues` or `serverMap`.
+    public var signalingMode: String?
+    /// Live: ask for a pre-roll at the start (default true).
+    public var enableLivePreroll: Bool?
 
     /// Creates settings with ads off.
     public init() {}

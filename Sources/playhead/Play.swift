@@ -173,12 +173,8 @@ struct Play: AsyncParsableCommand {
                 let metadata = AdMetadata(zoneId: adZone, domain: adDomain, mediaId: adMediaId, signalingMode: mode,
                                           enableLivePreroll: !noLivePreroll)
                 let factory = MediaPlayerClientFactory()
-                // The resolver asks differently for live and VOD: read the playlist once to know which.
-                var live = simulateLive
-                if !live, let loaded = try? await PlaylistLoader(client: client).loadMedia(url, choice: .first) {
-                    live = !loaded.playlist.endList && loaded.playlist.playlistType != .vod
-                }
-                factory.register(resolver: try DefaultAdResolver(metadata: metadata, isLive: live))
+                // The player tells the resolver whether the item is live once it has loaded it.
+                factory.register(resolver: try DefaultAdResolver(metadata: metadata, isLive: false))
                 configuration.ads = AdSettings(factory: factory, signalingMode: mode)
                 tracker = BeaconTracker(client: client)
             } catch {

@@ -14,6 +14,8 @@ extension MediaPlayer {
         let mode = settings.signalingMode.effective(isLive: tracker.isLive)
         if !state.seenOpportunities.contains(Self.serverMapID) {
             state.seenOpportunities.insert(Self.serverMapID)
+            let join = tracker.isLive ? (configuration.startSeconds ?? tracker.startPosition().seconds) : nil
+            for resolver in settings.factory.contentResolvers { resolver.prepare(isLive: tracker.isLive, joinPointSeconds: join) }
             if !tracker.isLive, mode == .serverMap, let resolver = settings.factory.serverMapResolver {
                 let resolution = await resolver.resolveServerMap(contentDurationSeconds: tracker.segments.last?.endSeconds, delegate: nil)
                 for notification in resolution.notifications { bus.post(.notification(notification)) }

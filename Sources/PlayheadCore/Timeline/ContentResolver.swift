@@ -26,6 +26,9 @@ public protocol ContentResolver: AnyObject, Sendable {
     var timeoutSeconds: Double { get }
     /// Abandons any work under way (a timeout or the player stopping).
     func cancel()
+    /// Called once the item is loaded, before any opportunity: whether it is live, and for live the
+    /// content time playback joins at (cues before it are DVR cues).
+    func prepare(isLive: Bool, joinPointSeconds: Double?)
 }
 
 extension ContentResolver {
@@ -33,6 +36,8 @@ extension ContentResolver {
     public var timeoutSeconds: Double { 5 }
     /// By default there is nothing to cancel.
     public func cancel() {}
+    /// By default nothing to prepare.
+    public func prepare(isLive: Bool, joinPointSeconds: Double?) {}
 }
 
 /// Registry of opportunity detectors, content resolvers and the ad policy selector for a player
@@ -70,6 +75,8 @@ public final class MediaPlayerClientFactory: @unchecked Sendable {
     public var serverMapResolver: (any ServerMapResolver)? {
         lock.withLock { resolvers.lazy.compactMap { $0 as? any ServerMapResolver }.first }
     }
+    /// Every registered resolver, in order.
+    public var contentResolvers: [any ContentResolver] { lock.withLock { resolvers } }
     /// The first registered resolver that answers a live stream's pre-roll request.
     public var livePrerollResolver: (any LivePrerollResolver)? {
         lock.withLock { resolvers.lazy.compactMap { $0 as? any LivePrerollResolver }.first }
