@@ -49,6 +49,31 @@ public struct SoakSessionFigures: Sendable, Codable, Equatable {
     public var failed: Bool
     /// Playback position, seconds.
     public var positionSeconds: Double
+    /// Each stall so far (in process only): when, where, how long, and how far from the live edge.
+    public var stalls: [SoakStall]? = nil
+    /// Live: how far the playback position is behind the live point (the end of the seekable window:
+    /// the playlist end minus the hold-back), seconds (in process only).
+    public var edgeDistanceSeconds: Double? = nil
+}
+
+/// One stall of a soak session, with what the player knew then.
+public struct SoakStall: Sendable, Codable, Equatable {
+    /// Session time the stall began, seconds.
+    public var atSeconds: Double
+    /// Playback position, seconds.
+    public var positionSeconds: Double
+    /// How long it lasted (nil while it lasts), seconds.
+    public var durationSeconds: Double?
+    /// The last segment loaded before it: its media sequence and the session time it arrived.
+    public var lastSegment: String?
+
+    /// Creates a record.
+    public init(atSeconds: Double, positionSeconds: Double, durationSeconds: Double? = nil, lastSegment: String? = nil) {
+        self.atSeconds = atSeconds
+        self.positionSeconds = positionSeconds
+        self.durationSeconds = durationSeconds
+        self.lastSegment = lastSegment
+    }
 }
 
 /// The whole run at one moment.
@@ -70,10 +95,12 @@ public struct SoakSample: Sendable, Codable {
     /// Each session.
     public var sessions: [SoakSessionFigures]
 
-    /// The summary line printed every interval.
+    /// The summary line printed every interval (with the mean distance to the live edge when known).
     public var line: String {
-        String(format: "soak %6.0f s  running %3d  rebuffers %3d  errors %2d  cpu %6.1f %%  rss %7.1f MiB  rss/session %6.2f MiB",
-               elapsedSeconds, running, rebuffers, errors, cpuPercent, Double(rssBytes) / 1_048_576, Double(rssPerSessionBytes) / 1_048_576)
+        let edges = sessions.compactMap(\.edgeDistanceSeconds)
+        let edge = edges.isEmpty ? "" : String(format: "  behind live point %.1f–%.1f s", edges.min()!, edges.max()!)
+        return String(format: "soak %6.0f s  running %3d  rebuffers %3d  errors %2d  cpu %6.1f %%  rss %7.1f MiB  rss/session %6.2f MiB",
+                      elapsedSeconds, running, rebuffers, errors, cpuPercent, Double(rssBytes) / 1_048_576, Double(rssPerSessionBytes) / 1_048_576) + edge
     }
 }
 
@@ -107,7 +134,13 @@ public struct SoakReport: Sendable, Codable {
             flags.append(String(format: "memory growth: RSS grew %.1f %% after warm-up (limit %.1f %%)", growth, settings.memoryGrowthLimitPercent))
         }
         for session in samples.last?.sessions ?? [] {
-            if session.rebuffers > 0 { flags.append("stalls: session \(session.id) rebuffered \(session.rebuffers) times") }
+            if session.rebuffers > 0 {
+                let details = (session.stalls ?? []).map { stall in
+                    String(format: "at %.1f s (position %.1f s, %@ s; last segment %@)", stall.atSeconds, stall.positionSeconds,
+                           stall.durationSeconds.map { String(format: "%.2f", $0) } ?? "open", stall.lastSegment ?? "?")
+                }
+                flags.append("stalls: session \(session.id) rebuffered \(session.rebuffers) times" + (details.isEmpty ? "" : ": " + details.joined(separator: "; ")))
+            }
             if session.failed { flags.append("error: session \(session.id) ended in error") }
         }
         self.flags = flags

@@ -58,6 +58,8 @@ final class InProcessSoakTarget: SoakTarget {
     let client = HTTPClient()
     let players: [MediaPlayer]
     let stalls: [Mutex<Int>]
+    /// Each session's stalls, with the last segment that arrived before each.
+    let stallDetails: [Mutex<(stalls: [SoakStall], lastSegment: String?)>]
     let tasks = Mutex<[Task<PlaybackReport, Never>]>([])
 
     init(settings: SoakSettings) {
@@ -68,11 +70,26 @@ final class InProcessSoakTarget: SoakTarget {
             MediaPlayer(url: settings.url, configuration: configuration, driver: RealTimeDriver(), network: LiveNetwork(client: client))
         }
         stalls = players.map { _ in Mutex(0) }
+        stallDetails = players.map { _ in Mutex(([], nil)) }
     }
 
     func start() async throws {
-        for (player, count) in zip(players, stalls) {
-            player.bus.subscribe { event in if case .stalled = event.kind { count.withLock { $0 += 1 } } }
+        for ((player, count), details) in zip(zip(players, stalls), stallDetails) {
+            player.bus.subscribe { [player] event in
+                switch event.kind {
+                case .stalled:
+                    count.withLock { $0 += 1 }
+                    let position = player.currentTime
+                    details.withLock { $0.stalls.append(SoakStall(atSeconds: event.playerTime, positionSeconds: position, lastSegment: $0.lastSegment)) }
+                case let .recovered(duration):
+                    details.withLock { state in
+                        if !state.stalls.isEmpty { state.stalls[state.stalls.count - 1].durationSeconds = duration }
+                    }
+                case let .segmentLoaded(_, sequence, _, seconds, _):
+                    details.withLock { $0.lastSegment = String(format: "#%d at %.1f s, took %.2f s", sequence, event.playerTime, seconds) }
+                default: break
+                }
+            }
             let duration = settings.durationSeconds
             let task = Task.detached { await player.run(maxSessionSeconds: duration) }
             tasks.withLock { $0.append(task) }
@@ -82,7 +99,9 @@ final class InProcessSoakTarget: SoakTarget {
     func snapshot() async throws -> ([SoakSessionFigures], ProcessStats) {
         let figures = zip(players, stalls).enumerated().map { index, pair in
             SoakSessionFigures(id: String(index + 1), status: pair.0.status.rawValue, rebuffers: pair.1.withLock { $0 },
-                               failed: pair.0.status == .error, positionSeconds: pair.0.currentTime)
+                               failed: pair.0.status == .error, positionSeconds: pair.0.currentTime,
+                               stalls: stallDetails[index].withLock { $0.stalls },
+                               edgeDistanceSeconds: pair.0.isLive ? pair.0.seekableRange.map { $0.upperBound - pair.0.currentTime } : nil)
         }
         ProcessStats.releaseFreeMemory()
         return (figures, ProcessStats.current())
