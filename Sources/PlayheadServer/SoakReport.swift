@@ -51,6 +51,8 @@ public struct SoakSessionFigures: Sendable, Codable, Equatable {
     public var positionSeconds: Double
     /// Each stall so far (in process only): when, where, how long, and how far from the live edge.
     public var stalls: [SoakStall]? = nil
+    /// Fetches that failed and were retried (NETWORK_ERROR notifications), and the last one's description (in process only).
+    public var networkErrors: [String]? = nil
     /// Live: how far the playback position is behind the live point (the end of the seekable window:
     /// the playlist end minus the hold-back), seconds (in process only).
     public var edgeDistanceSeconds: Double? = nil
@@ -139,7 +141,8 @@ public struct SoakReport: Sendable, Codable {
                     String(format: "at %.1f s (position %.1f s, %@ s; last segment %@)", stall.atSeconds, stall.positionSeconds,
                            stall.durationSeconds.map { String(format: "%.2f", $0) } ?? "open", stall.lastSegment ?? "?")
                 }
-                flags.append("stalls: session \(session.id) rebuffered \(session.rebuffers) times" + (details.isEmpty ? "" : ": " + details.joined(separator: "; ")))
+                flags.append("stalls: session \(session.id) rebuffered \(session.rebuffers) times" + (details.isEmpty ? "" : ": " + details.joined(separator: "; "))
+                             + ((session.networkErrors ?? []).isEmpty ? "" : "; retried fetches: " + (session.networkErrors ?? []).suffix(3).joined(separator: " | ")))
             }
             if session.failed { flags.append("error: session \(session.id) ended in error") }
         }

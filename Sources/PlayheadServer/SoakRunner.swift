@@ -59,7 +59,7 @@ final class InProcessSoakTarget: SoakTarget {
     let players: [MediaPlayer]
     let stalls: [Mutex<Int>]
     /// Each session's stalls, with the last segment that arrived before each.
-    let stallDetails: [Mutex<(stalls: [SoakStall], lastSegment: String?)>]
+    let stallDetails: [Mutex<(stalls: [SoakStall], lastSegment: String?, networkErrors: [String])>]
     let tasks = Mutex<[Task<PlaybackReport, Never>]>([])
 
     init(settings: SoakSettings) {
@@ -70,7 +70,7 @@ final class InProcessSoakTarget: SoakTarget {
             MediaPlayer(url: settings.url, configuration: configuration, driver: RealTimeDriver(), network: LiveNetwork(client: client))
         }
         stalls = players.map { _ in Mutex(0) }
-        stallDetails = players.map { _ in Mutex(([], nil)) }
+        stallDetails = players.map { _ in Mutex(([], nil, [])) }
     }
 
     func start() async throws {
@@ -85,6 +85,9 @@ final class InProcessSoakTarget: SoakTarget {
                     details.withLock { state in
                         if !state.stalls.isEmpty { state.stalls[state.stalls.count - 1].durationSeconds = duration }
                     }
+                case let .notification(notification) where notification.code == .networkError:
+                    let text = String(format: "%.1f s: ", event.playerTime) + (notification.metadata["DESCRIPTION"] ?? notification.name)
+                    details.withLock { if $0.networkErrors.count < 20 { $0.networkErrors.append(text) } }
                 case let .segmentLoaded(_, sequence, _, seconds, _):
                     details.withLock { $0.lastSegment = String(format: "#%d at %.1f s, took %.2f s", sequence, event.playerTime, seconds) }
                 default: break
@@ -101,6 +104,7 @@ final class InProcessSoakTarget: SoakTarget {
             SoakSessionFigures(id: String(index + 1), status: pair.0.status.rawValue, rebuffers: pair.1.withLock { $0 },
                                failed: pair.0.status == .error, positionSeconds: pair.0.currentTime,
                                stalls: stallDetails[index].withLock { $0.stalls },
+                               networkErrors: stallDetails[index].withLock { $0.networkErrors },
                                edgeDistanceSeconds: pair.0.isLive ? pair.0.seekableRange.map { $0.upperBound - pair.0.currentTime } : nil)
         }
         ProcessStats.releaseFreeMemory()
