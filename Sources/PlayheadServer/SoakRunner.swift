@@ -55,7 +55,9 @@ public enum SoakRunner {
 /// Sessions as players in this process.
 final class InProcessSoakTarget: SoakTarget {
     let settings: SoakSettings
-    let client = HTTPClient()
+    /// One client for every session, with connections enough for all of them: each session stands for a
+    /// viewer with its own connections, not for tabs of one browser sharing six.
+    let client: HTTPClient
     let players: [MediaPlayer]
     let stalls: [Mutex<Int>]
     /// Each session's stalls, with the last segment that arrived before each.
@@ -64,6 +66,8 @@ final class InProcessSoakTarget: SoakTarget {
 
     init(settings: SoakSettings) {
         self.settings = settings
+        client = HTTPClient(configuration: .init(maxConnectionsPerHost: max(HTTPClientConfiguration.defaultMaxConnectionsPerHost, 2 * settings.sessions),
+                                                 maxPooledHandles: max(HTTPClientConfiguration.defaultMaxPooledHandles, 2 * settings.sessions)))
         var configuration = PlayerConfiguration()
         configuration.mode = DecodeMode(rawValue: settings.mode) ?? .demux
         players = (0..<settings.sessions).map { [client] _ in
