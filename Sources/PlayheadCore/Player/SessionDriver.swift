@@ -28,6 +28,8 @@ public final class RealTimeDriver: SessionDriver, @unchecked Sendable {
     private let lock = NSLock()
     private var inbox: [(id: Int, result: TransferResult)] = []
     private var tasks: [Int: Task<Void, Never>] = [:]
+    /// Transfers started and neither delivered nor cancelled.
+    private var wanted: Set<Int> = []
     private var waiter: CheckedContinuation<Void, Never>?
     private var woken = false
 
@@ -44,18 +46,23 @@ public final class RealTimeDriver: SessionDriver, @unchecked Sendable {
     public var isVirtual: Bool { false }
 
     /// Runs `work` in its own task.
+    ///
+    /// The transfer is registered as wanted before its task starts: a fast transfer may finish before
+    /// `start` returns, and its result must not be mistaken for one that was cancelled.
     public func start(_ id: Int, _ work: @escaping @Sendable (Double) async -> TransferResult) async {
         let startedAt = now
+        lock.withLock { _ = wanted.insert(id) }
         let task = Task { [weak self] in
             let result = await work(startedAt)
             self?.deliver(id, result)
         }
-        lock.withLock { tasks[id] = task }
+        lock.withLock { if wanted.contains(id) { tasks[id] = task } }
     }
 
     private func deliver(_ id: Int, _ result: TransferResult) {
         let resume: CheckedContinuation<Void, Never>? = lock.withLock {
-            guard tasks.removeValue(forKey: id) != nil else { return nil }
+            guard wanted.remove(id) != nil else { return nil }
+            tasks[id] = nil
             inbox.append((id, result))
             defer { waiter = nil }
             return waiter
@@ -90,7 +97,10 @@ public final class RealTimeDriver: SessionDriver, @unchecked Sendable {
 
     /// Cancels transfer `id`; its result is never delivered.
     public func cancel(_ id: Int) {
-        let task = lock.withLock { tasks.removeValue(forKey: id) }
+        let task = lock.withLock {
+            wanted.remove(id)
+            return tasks.removeValue(forKey: id)
+        }
         task?.cancel()
     }
 
