@@ -11,9 +11,9 @@ extension PlayerNotification {
     /// - Parameters:
     ///   - code: The outer code.
     ///   - metadata: Metadata for every level.
-    public static func nested(_ code: NotificationCode, metadata: [String: String]) -> PlayerNotification {
-        let inner = code.innerNotificationCode.map { nested($0, metadata: metadata) }
-        return PlayerNotification(code: code, metadata: metadata, inner: inner)
+    public static func nested(_ code: NotificationCode, metadata: [String: String], playerTime: Double = 0) -> PlayerNotification {
+        let inner = code.innerNotificationCode.map { nested($0, metadata: metadata, playerTime: playerTime) }
+        return PlayerNotification(code: code, metadata: metadata, inner: inner, playerTime: playerTime)
     }
 
     /// Metadata for an ad notification: the keys given, those `nil` left out.

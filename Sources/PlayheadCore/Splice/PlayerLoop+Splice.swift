@@ -191,12 +191,6 @@ extension MediaPlayer {
     /// An ad notification with the inner chain the PSDK guide gives its code (for example
     /// AD_TIMEOUT → AD_INSERTION_FAIL → AD_NOT_INSERTED).
     static func adNotification(_ code: NotificationCode, metadata: [String: String], now: Double) -> PlayerNotification {
-        var chain: [NotificationCode] = [code]
-        while let inner = chain.last?.innerNotificationCode, chain.count < 4 { chain.append(inner) }
-        var notification: PlayerNotification?
-        for link in chain.reversed() {
-            notification = PlayerNotification.make(link, metadata: metadata, inner: notification, playerTime: now)
-        }
-        return notification!
+        PlayerNotification.nested(code, metadata: metadata, playerTime: now)
     }
 }
