@@ -197,4 +197,37 @@ import Testing
         let peak = try await switches(50) { $0.controls.preferredPeakBitsPerSecond = 1_000_000 }
         #expect(peak.bitrateSwitches.map(\.toBitsPerSecond).max() == 950_400)
     }
+
+    /// Keeps every context a policy was asked with.
+    final class ContextLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var contexts: [ABRContext] = []
+        func append(_ context: ABRContext) { lock.withLock { contexts.append(context) } }
+        var all: [ABRContext] { lock.withLock { contexts } }
+    }
+
+    /// Stays on the lowest rung and logs what it was shown.
+    struct LoggingPolicy: ABRPolicy {
+        let name = "logging"
+        let log: ContextLog
+        mutating func choose(_ context: ABRContext) -> Int {
+            log.append(context)
+            return 0
+        }
+    }
+
+    @Test func vodPolicyKnowsHowMuchVideoRemains() async throws {
+        let log = ContextLog()
+        _ = try await switches(50) { $0.customPolicy = LoggingPolicy(log: log) }
+        let contexts = log.all
+        #expect(contexts.count >= 8)
+        // The first choice (the variant to start with) comes before any media playlist is loaded.
+        #expect(contexts.first?.upcomingChunkBytes == nil)
+        for context in contexts.dropFirst() {
+            // The generated ladder: 30 s in 4 s segments, the last one 2 s.
+            #expect(context.knownUpcomingCount == 8 - context.segmentIndex, "segment \(context.segmentIndex)")
+            let last = try #require(context.upcomingChunkBytes?.last)
+            #expect(last == context.ladderBitsPerSecond.map { Int((Double($0) * 2 / 8).rounded()) })
+        }
+    }
 }

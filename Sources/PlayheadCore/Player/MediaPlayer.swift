@@ -65,7 +65,7 @@ public final class MediaPlayer: @unchecked Sendable {
         buffer = PlaybackBuffer(backBufferSeconds: configuration.buffer.backBufferSeconds)
         report = PlaybackReport(url: url, clock: driver.isVirtual ? "virtual" : "real", mode: configuration.mode.rawValue)
         bus = EventBus(clock: { [driver] in driver.now }, wallClock: { driver.isVirtual ? nil : Date() })
-        if let settings = configuration.abr, let policy = ABRPolicies.make(settings.policy) {
+        if let settings = configuration.abr, let policy = settings.customPolicy ?? ABRPolicies.make(settings.policy) {
             abr = ABRController(policy: policy, controls: settings.controls)
         }
     }

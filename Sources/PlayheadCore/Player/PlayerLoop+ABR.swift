@@ -6,6 +6,8 @@ public struct ABRSettings: Sendable {
     public var policy: String = ABRPolicies.defaultName
     /// The PSDK/Brightcove controls: minimum, maximum, initial and peak bitrate, manual lock.
     public var controls = ABRControls()
+    /// A policy value of your own, used instead of the named ``policy`` when set.
+    public var customPolicy: (any ABRPolicy)?
 
     /// The default settings.
     public init() {}
@@ -39,9 +41,20 @@ extension MediaPlayer {
             maxBufferSeconds: configuration.buffer.maximumSeconds,
             lastIndex: state.ladderIndex,
             samples: state.throughputSamples,
-            upcomingChunkBytes: nil,
+            upcomingChunkBytes: upcomingChunkEstimates(),
             droppedFrameRatio: ratio,
             sessionSeconds: now)
+    }
+
+    /// For a VOD item: one row per segment still to fetch, each rung's size estimated as its bandwidth ×
+    /// the segment's EXTINF duration (the playlists do not give sizes), so that a policy knows how much
+    /// video remains. Nil for live, where the end is unknown.
+    func upcomingChunkEstimates() -> [[Int]]? {
+        guard let tracker = state.tracker, !tracker.isLive, let ladder = state.ladder?.bitsPerSecond else { return nil }
+        let next = state.nextSequence ?? tracker.segments.first?.mediaSequence ?? 0
+        return tracker.segments.lazy.filter { $0.mediaSequence >= next }.map { segment in
+            ladder.map { Int((Double($0) * segment.durationSeconds / 8).rounded()) }
+        }
     }
 
     /// Asks the controller for the next segment's rendition; returns the ladder index to switch to,
