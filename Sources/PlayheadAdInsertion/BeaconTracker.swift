@@ -8,8 +8,8 @@ import PlayheadNet
 /// | Event | Beacons |
 /// |---|---|
 /// | `adStarted` | impression URLs, then `creativeView`, then `start` |
-/// | `adProgress` | `firstQuartile`, `midpoint`, `thirdQuartile` when `offsetSeconds` first reaches 25, 50, 75 % of `durationSeconds` |
-/// | `adCompleted` | any quartile not yet fired, then `complete` |
+/// | `adProgress` | `firstQuartile`, `midpoint`, `thirdQuartile` when `offsetSeconds` first reaches 25, 50, 75 % of `durationSeconds`; each `progress` URL when it first reaches that URL's offset; in offset order |
+/// | `adCompleted` | any quartile or progress URL (offset within the ad) not yet fired, then `complete` |
 /// | `adSkipped` | `skip` |
 /// | `adClicked`, ``click(info:)`` | click-tracking URLs |
 /// | `statusChanged` playing → paused / paused → playing inside an ad | `pause` / `resume` |
@@ -103,7 +103,7 @@ public final class BeaconTracker: Sendable {
             enqueue { state in self.quartiles(reachedBy: info, &state) }
         case let .adCompleted(info):
             enqueue { state in
-                let beacons = self.quartiles(reachedBy: info, &state, all: true) + self.beacons(["complete"], info, &state)
+                let beacons = self.quartiles(reachedBy: info, &state, ending: true) + self.beacons(["complete"], info, &state)
                 self.end(info, &state)
                 return beacons
             }
@@ -176,8 +176,9 @@ public final class BeaconTracker: Sendable {
     }
 
     /// The beacons of `events` for the ad of `info` not yet fired in this play, expanded.
+    /// `label` names the beacons in the records when the event's once-per-play key differs (one key per progress URL).
     private func beacons(_ events: [String], _ info: AdEventInfo, _ state: inout TrackerState, repeatable: Bool = false,
-                         errorCode: Int? = nil, urls explicit: [String]? = nil) -> [Beacon] {
+                         errorCode: Int? = nil, urls explicit: [String]? = nil, label: String? = nil) -> [Beacon] {
         guard let ad = state.timeline.ad(for: info) else { return [] }
         let key = PlayKey(info)
         var play = state.plays[key] ?? AdPlay()
@@ -189,7 +190,7 @@ public final class BeaconTracker: Sendable {
             play.fired.insert(event)
             let templates = explicit ?? Self.templates(event, of: ad)
             result += templates.map { template in
-                Beacon(event: event, breakId: info.breakId, adId: info.adId, mediaTimeSeconds: info.offsetSeconds, pts: info.pts,
+                Beacon(event: label ?? event, breakId: info.breakId, adId: info.adId, mediaTimeSeconds: info.offsetSeconds, pts: info.pts,
                        url: expand(template, ad: ad, offset: info.offsetSeconds, errorCode: errorCode))
             }
         }
@@ -197,10 +198,32 @@ public final class BeaconTracker: Sendable {
         return result
     }
 
-    /// Quartiles whose threshold `info.offsetSeconds` has reached (every one with `all`), in order.
-    private func quartiles(reachedBy info: AdEventInfo, _ state: inout TrackerState, all: Bool = false) -> [Beacon] {
-        let reached = Self.quartiles.filter { all || info.offsetSeconds + 1e-9 >= $0.share * info.durationSeconds }
-        return beacons(reached.map(\.event), info, &state)
+    /// Quartiles and progress URLs whose offset `info.offsetSeconds` has reached (with `ending`: every
+    /// quartile, and every progress URL within the ad's duration), in offset order (quartiles first on a tie).
+    private func quartiles(reachedBy info: AdEventInfo, _ state: inout TrackerState, ending: Bool = false) -> [Beacon] {
+        remember(info, &state)
+        func reached(_ seconds: Double) -> Bool {
+            info.offsetSeconds + 1e-9 >= seconds || (ending && seconds <= info.durationSeconds + 1e-9)
+        }
+        var marks: [(seconds: Double, event: String, urls: [String]?)] = []
+        for quartile in Self.quartiles where reached(quartile.share * info.durationSeconds) {
+            marks.append((quartile.share * info.durationSeconds, quartile.event, nil))
+        }
+        let progress = state.timeline.ad(for: info)?.progressTracking ?? []
+        for (index, tracking) in progress.enumerated() where reached(tracking.offsetSeconds) {
+            marks.append((tracking.offsetSeconds, "progress#\(index)", [tracking.url]))
+        }
+        let ordered = marks.enumerated().sorted { ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset) }
+        return ordered.flatMap { _, mark in
+            beacons([mark.event], info, &state, urls: mark.urls, label: mark.urls == nil ? nil : "progress")
+        }
+    }
+
+    /// Keeps `info` as the play's latest event (pause and resume beacons read their offset from it).
+    private func remember(_ info: AdEventInfo, _ state: inout TrackerState) {
+        let key = PlayKey(info)
+        guard state.timeline.ad(for: info) != nil, state.plays[key]?.ended != true else { return }
+        state.plays[key, default: AdPlay()].lastInfo = info
     }
 
     private func end(_ info: AdEventInfo, _ state: inout TrackerState) {

@@ -4,7 +4,7 @@ import PlayheadCore
 
 extension TimelineAd {
     /// The timeline ad for a resolved VAST ad: its chosen HLS media file, duration, merged
-    /// impressions, linear tracking by event, clicks, error URLs, companions and skip offset.
+    /// impressions, linear tracking by event (and `progress` with its offsets), clicks, error URLs, companions and skip offset.
     ///
     /// - Parameters:
     ///   - resolved: The ad after its wrapper chain was merged.
@@ -22,7 +22,11 @@ extension TimelineAd {
             clickTracking: resolved.linear.videoClicks.clickTracking.map(\.url),
             errorURLs: inline?.errorURLs ?? [],
             companions: (inline?.creatives ?? []).flatMap(\.companionAds).map(AdCompanion.init(vast:)),
-            skipOffsetSeconds: resolved.linear.skipOffsetSeconds)
+            skipOffsetSeconds: resolved.linear.skipOffsetSeconds,
+            progressTracking: resolved.linear.trackingEvents.compactMap { tracking in
+                guard tracking.event == "progress", let offset = tracking.offset?.seconds(durationSeconds: duration) else { return nil }
+                return ProgressTracking(offsetSeconds: offset, url: tracking.url)
+            })
     }
 
     /// `url` made absolute against `base` when it is relative (VAST asks for absolute URLs; some servers do not comply).

@@ -62,6 +62,20 @@ public enum AdDocuments {
         }
     }
 
+    /// One progress tracking URL and its `offset` attribute as written.
+    public struct ProgressURL: Sendable, Equatable {
+        /// `00:00:05.000` or `40%`.
+        public var offset: String
+        /// The URL.
+        public var url: String
+
+        /// Creates one.
+        public init(offset: String, url: String) {
+            self.offset = offset
+            self.url = url
+        }
+    }
+
     /// One `<Ad>`: inline, or a wrapper when ``wrapperTagURI`` is set (then media and duration are
     /// not written; tracking, impressions, clicks and errors are).
     public struct Ad: Sendable, Equatable {
@@ -89,6 +103,8 @@ public enum AdDocuments {
         public var companions: [Companion]
         /// When set, the ad is a `<Wrapper>` pointing here.
         public var wrapperTagURI: String?
+        /// `<Tracking event="progress" offset="…">` URLs, each with its offset as written (`00:00:05.000`, `40%`).
+        public var progress: [ProgressURL] = []
 
         /// Creates an ad.
         public init(id: String, sequence: Int? = nil, durationSeconds: Double, mediaFiles: [MediaFile] = [],
@@ -208,6 +224,9 @@ public enum AdDocuments {
         xml += "            <TrackingEvents>\n"
         for event in ad.tracking.keys.sorted() {
             for url in ad.tracking[event] ?? [] { xml += "              <Tracking event=\"\(event)\">\(cdata(url))</Tracking>\n" }
+        }
+        for progress in ad.progress {
+            xml += "              <Tracking event=\"progress\" offset=\"\(progress.offset)\">\(cdata(progress.url))</Tracking>\n"
         }
         xml += "            </TrackingEvents>\n            <VideoClicks>\n"
         if let clickThrough = ad.clickThrough { xml += "              <ClickThrough>\(cdata(clickThrough))</ClickThrough>\n" }

@@ -82,6 +82,34 @@ import Testing
         #expect(session.beacons.allSatisfy { $0.succeeded })
     }
 
+    @Test func progressURLsFireAtTheirOffsetsInOrderWithTheQuartiles() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        var ad = AdDocuments.tracked(id: "p1", durationSeconds: 10, mediaURL: origin.url("/cues/ad/master.m3u8"), server: server)
+        // Clock and percentage offsets, out of order on purpose; the last lies past the ad's end.
+        ad.progress = [("00:00:07.000", "at7"), ("00:00:01.500", "at1.5"), ("33%", "at3.3"), ("00:00:30.000", "at30")].map {
+            AdDocuments.ProgressURL(offset: $0.0, url: server.beaconURL(event: "progress-" + $0.1, adId: "p1"))
+        }
+        server.register(AdDocuments.vmap([.init(timeOffset: "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([ad])))]),
+                        at: "/vmap")
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30)
+        let session = await play("/cues/ts/master.m3u8", resolver: resolver, client: client, origin: origin)
+        #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
+
+        let hits = server.beacons.filter { $0.parameter("ad") == "p1" }
+        #expect(hits.map(\.event) == ["impression", "creativeView", "start", "progress-at1.5", "firstQuartile", "progress-at3.3",
+                                      "midpoint", "progress-at7", "thirdQuartile", "complete"])
+        for (event, offset) in [("progress-at1.5", 1.5), ("progress-at3.3", 3.3), ("progress-at7", 7.0)] {
+            let hit = try #require(hits.first { $0.event == event })
+            let seconds = try #require(clockSeconds(hit.parameter("t")))
+            #expect(seconds >= offset - 1e-3 && seconds < offset + 1.0 / 30, "\(event) at \(seconds)")
+        }
+        // The records name them all "progress".
+        #expect(session.beacons.filter { $0.event == "progress" }.count == 3)
+    }
+
     @Test func aClickOnThePlayingAdGivesItsClickThroughAndFiresItsClickTracking() async throws {
         MediaLog.level = .quiet
         let origin = try LoopbackHTTPServer(root: TestRepository.streams)

@@ -100,8 +100,9 @@ struct LoopState {
     var lastPresented: [MediaKind: (source: SpliceSource, stamp: BoundaryFrame)] = [:]
     /// Index in the report's boundaries by break id.
     var boundaryIndex: [String: Int] = [:]
-    /// The last whole second and quartile of the playing ad for which adProgress was posted.
-    var adProgressMark: (second: Int, quartile: Int) = (-1, 0)
+    /// The last whole second and quartile of the playing ad for which adProgress was posted, and how
+    /// many of its VAST progress offsets had been reached then.
+    var adProgressMark: (second: Int, quartile: Int, offsets: Int) = (-1, 0, 0)
 
     /// The playhead at session time `now`.
     func position(at now: Double) -> Double {

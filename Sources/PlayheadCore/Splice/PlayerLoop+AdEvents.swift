@@ -82,7 +82,7 @@ extension MediaPlayer {
     }
 
     private func startAd(breakId: String, adIndex: Int, frame: BoundaryFrame) {
-        state.adProgressMark = (-1, 0)
+        state.adProgressMark = (-1, 0, 0)
         guard let info = adInfo(breakId: breakId, adIndex: adIndex, offset: frame.sourceSeconds, pts: frame.ptsSeconds) else { return }
         bus.post(.adStarted(info))
     }
@@ -95,14 +95,17 @@ extension MediaPlayer {
         bus.post(completed && reachedEnd ? .adCompleted(info) : .adSkipped(info))
     }
 
-    /// adProgress once per whole second of the ad and at the first frame at or past each quartile.
+    /// adProgress once per whole second of the ad, at the first frame at or past each quartile and at
+    /// the first frame at or past each of the ad's VAST progress offsets.
     private func progress(breakId: String, adIndex: Int, frame: BoundaryFrame) {
         guard let info = adInfo(breakId: breakId, adIndex: adIndex, offset: frame.sourceSeconds, pts: frame.ptsSeconds),
               info.durationSeconds > 0 else { return }
         let second = Int((info.offsetSeconds + 1e-9).rounded(.down))
         let quartile = min(3, Int((info.offsetSeconds / info.durationSeconds * 4 + 1e-9).rounded(.down)))
-        guard second > state.adProgressMark.second || quartile > state.adProgressMark.quartile else { return }
-        state.adProgressMark = (max(second, state.adProgressMark.second), max(quartile, state.adProgressMark.quartile))
+        let offsets = state.timeline.ad(for: info)?.progressTracking.filter { $0.offsetSeconds <= info.offsetSeconds + 1e-9 }.count ?? 0
+        let mark = state.adProgressMark
+        guard second > mark.second || quartile > mark.quartile || offsets > mark.offsets else { return }
+        state.adProgressMark = (max(second, mark.second), max(quartile, mark.quartile), max(offsets, mark.offsets))
         bus.post(.adProgress(info))
     }
 }

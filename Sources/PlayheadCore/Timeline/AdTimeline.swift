@@ -1,3 +1,17 @@
+/// A VAST `progress` tracking URL and when it fires.
+public struct ProgressTracking: Sendable, Equatable, Codable {
+    /// Seconds into the ad (a percentage offset already resolved against the ad's duration).
+    public var offsetSeconds: Double
+    /// The URL template (macros not expanded).
+    public var url: String
+
+    /// Creates one.
+    public init(offsetSeconds: Double, url: String) {
+        self.offsetSeconds = offsetSeconds
+        self.url = url
+    }
+}
+
 /// One ad of a break: an HLS primary asset, with what tracking and clicks need (from VAST, after its
 /// wrapper chain was merged; empty for ads that came without, such as an ``AdMap``'s).
 public struct TimelineAd: Sendable, Equatable, Codable {
@@ -22,11 +36,15 @@ public struct TimelineAd: Sendable, Equatable, Codable {
     public var companions: [AdCompanion]
     /// When the ad may be skipped, seconds from its start; `nil` when it may not.
     public var skipOffsetSeconds: Double?
+    /// VAST `progress` tracking: each URL template with the offset (seconds into the ad) at which it
+    /// fires, in document order. (The same URLs also sit under `progress` in ``trackingEvents``.)
+    public var progressTracking: [ProgressTracking]
 
     /// Creates an ad; everything past `durationSeconds` defaults to empty.
     public init(id: String, url: String, durationSeconds: Double, impressions: [String] = [],
                 trackingEvents: [String: [String]] = [:], clickThrough: String? = nil, clickTracking: [String] = [],
-                errorURLs: [String] = [], companions: [AdCompanion] = [], skipOffsetSeconds: Double? = nil) {
+                errorURLs: [String] = [], companions: [AdCompanion] = [], skipOffsetSeconds: Double? = nil,
+                progressTracking: [ProgressTracking] = []) {
         self.id = id
         self.url = url
         self.durationSeconds = durationSeconds
@@ -37,11 +55,12 @@ public struct TimelineAd: Sendable, Equatable, Codable {
         self.errorURLs = errorURLs
         self.companions = companions
         self.skipOffsetSeconds = skipOffsetSeconds
+        self.progressTracking = progressTracking
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, url, durationSeconds, impressions, trackingEvents, clickThrough, clickTracking, errorURLs, companions,
-             skipOffsetSeconds
+             skipOffsetSeconds, progressTracking
     }
 
     /// Decodes an ad; the tracking fields may be absent (older JSON has only id, url and duration).
@@ -57,6 +76,7 @@ public struct TimelineAd: Sendable, Equatable, Codable {
         errorURLs = try container.decodeIfPresent([String].self, forKey: .errorURLs) ?? []
         companions = try container.decodeIfPresent([AdCompanion].self, forKey: .companions) ?? []
         skipOffsetSeconds = try container.decodeIfPresent(Double.self, forKey: .skipOffsetSeconds)
+        progressTracking = try container.decodeIfPresent([ProgressTracking].self, forKey: .progressTracking) ?? []
     }
 }
 
