@@ -7,6 +7,7 @@ import PlayheadNet
 ///
 /// | Event | Beacons |
 /// |---|---|
+/// | `adBreakStarted` / `adBreakCompleted` | the break's VMAP `breakStart` / `breakEnd` URLs (once per play of the break) |
 /// | `adStarted` | impression URLs, then `creativeView`, then `start` |
 /// | `adProgress` | `firstQuartile`, `midpoint`, `thirdQuartile` when `offsetSeconds` first reaches 25, 50, 75 % of `durationSeconds`; each `progress` URL when it first reaches that URL's offset; in offset order |
 /// | `adCompleted` | any quartile or progress URL (offset within the ad) not yet fired, then `complete` |
@@ -91,6 +92,17 @@ public final class BeaconTracker: Sendable {
     /// Consumes one event kind.
     public func consume(_ kind: PlayerEventKind) {
         switch kind {
+        case let .adBreakStarted(breakId, _, _):
+            enqueue { state in
+                guard !state.openBreaks.contains(breakId) else { return [] }
+                state.openBreaks.insert(breakId)
+                return self.breakBeacons("breakStart", breakId: breakId, state)
+            }
+        case let .adBreakCompleted(breakId, _):
+            enqueue { state in
+                guard state.openBreaks.remove(breakId) != nil else { return [] }
+                return self.breakBeacons("breakEnd", breakId: breakId, state)
+            }
         case let .adStarted(info):
             enqueue { state in
                 let key = PlayKey(info)
@@ -219,6 +231,16 @@ public final class BeaconTracker: Sendable {
         }
     }
 
+    /// The VMAP tracking URLs of `event` for break `breakId`, expanded (no ad: `[ADPLAYHEAD]` is 0).
+    private func breakBeacons(_ event: String, breakId: String, _ state: TrackerState) -> [Beacon] {
+        guard let adBreak = state.timeline.breaks.first(where: { $0.id == breakId }) else { return [] }
+        let none = TimelineAd(id: "", url: "", durationSeconds: 0)
+        return (adBreak.trackingEvents[event] ?? []).map { template in
+            Beacon(event: event, breakId: breakId, adId: "", mediaTimeSeconds: 0, pts: 0,
+                   url: expand(template, ad: none, offset: 0, errorCode: nil))
+        }
+    }
+
     /// Keeps `info` as the play's latest event (pause and resume beacons read their offset from it).
     private func remember(_ info: AdEventInfo, _ state: inout TrackerState) {
         let key = PlayKey(info)
@@ -309,4 +331,5 @@ struct TrackerState: Sendable {
     var plays: [PlayKey: AdPlay] = [:]
     var current: PlayKey?
     var looseErrors: Set<PlayKey> = []
+    var openBreaks: Set<String> = []
 }

@@ -9,7 +9,7 @@ extension DefaultAdResolver {
     /// `HH:MM:SS`, `n%` of the duration); a break that cannot be placed (`#n` positions, `end` or a
     /// percentage with an unknown duration), a non-linear break, custom ad data, or a break whose ads
     /// all fail is left out — with a warning, or with its failure sent to `delegate` as
-    /// `didFail` for that break. A failure of the VMAP request itself gives no breaks. Outside
+    /// `didFail` for that break. A placed break keeps its VMAP tracking (`breakStart`, `breakEnd`). A failure of the VMAP request itself gives no breaks. Outside
     /// server-map mode (live, or VOD with manifest cues) nothing is requested and no break returned.
     public func resolveServerMap(contentDurationSeconds: Double?, delegate: (any ContentResolverDelegate)?) async -> ServerMapResolution {
         guard signalingMode == .serverMap else { return ServerMapResolution(breaks: []) }
@@ -38,7 +38,7 @@ extension DefaultAdResolver {
         guard !map.adBreaks.isEmpty else {
             return fail(.adEmptyResponse(url: url, description: "VMAP holds no ad break"), mapOpportunity, delegate, notifications)
         }
-        var planned: [(index: Int, id: String, seconds: Double, source: VMAPAdSource)] = []
+        var planned: [(index: Int, id: String, seconds: Double, source: VMAPAdSource, tracking: [String: [String]])] = []
         var usedIds: Set<String> = []
         for (index, vmapBreak) in map.adBreaks.enumerated() {
             var id = vmapBreak.breakId ?? "break-\(index + 1)"
@@ -63,7 +63,7 @@ extension DefaultAdResolver {
                 continue
             }
             let seconds = vmapBreak.timeOffset.seconds(contentDurationSeconds: contentDurationSeconds) ?? 0
-            planned.append((index, id, seconds, vmapBreak.adSource!))
+            planned.append((index, id, seconds, vmapBreak.adSource!, vmapBreak.trackingEvents.urlsByEvent))
         }
         for note in notifications { delegate.map { $0.resolver(self, didWarn: mapOpportunity, with: note) } }
         let outcomes = await withTaskGroup(of: (Int, PlacementOpportunity, CueResolution).self) { group in
@@ -72,7 +72,9 @@ extension DefaultAdResolver {
                     let opportunity = PlacementOpportunity(
                         id: plan.id, kind: .breakStart, contentSeconds: plan.seconds, durationSeconds: nil, mediaSequence: 0,
                         tag: "VMAP", rawText: url, attributes: ["breakId": plan.id])
-                    return (plan.index, opportunity, await self.resolveMapBreak(plan.source, id: plan.id, seconds: plan.seconds, mapURL: url))
+                    var outcome = await self.resolveMapBreak(plan.source, id: plan.id, seconds: plan.seconds, mapURL: url)
+                    outcome.adBreak?.trackingEvents = plan.tracking
+                    return (plan.index, opportunity, outcome)
                 }
             }
             var all: [(Int, PlacementOpportunity, CueResolution)] = []

@@ -177,12 +177,15 @@ public enum AdDocuments {
         public var breakId: String
         /// The ads' source.
         public var source: Source
+        /// `<vmap:Tracking>` URLs by event (`breakStart`, `breakEnd`, `error`).
+        public var tracking: [String: [String]]
 
         /// Creates a break.
-        public init(timeOffset: String, breakId: String, source: Source) {
+        public init(timeOffset: String, breakId: String, source: Source, tracking: [String: [String]] = [:]) {
             self.timeOffset = timeOffset
             self.breakId = breakId
             self.source = source
+            self.tracking = tracking
         }
     }
 
@@ -200,7 +203,17 @@ public enum AdDocuments {
                 let body = text.range(of: "?>").map { String(text[$0.upperBound...]) } ?? text
                 xml += "      <vmap:VASTAdData>\n\(body)      </vmap:VASTAdData>\n"
             }
-            xml += "    </vmap:AdSource>\n  </vmap:AdBreak>\n"
+            xml += "    </vmap:AdSource>\n"
+            if !adBreak.tracking.isEmpty {
+                xml += "    <vmap:TrackingEvents>\n"
+                for event in adBreak.tracking.keys.sorted() {
+                    for url in adBreak.tracking[event] ?? [] {
+                        xml += "      <vmap:Tracking event=\"\(event)\">\(cdata(url))</vmap:Tracking>\n"
+                    }
+                }
+                xml += "    </vmap:TrackingEvents>\n"
+            }
+            xml += "  </vmap:AdBreak>\n"
         }
         return xml + "</vmap:VMAP>\n"
     }

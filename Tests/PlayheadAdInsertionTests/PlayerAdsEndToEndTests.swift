@@ -82,7 +82,7 @@ import Testing
         #expect(session.beacons.allSatisfy { $0.succeeded })
     }
 
-    @Test func progressURLsFireAtTheirOffsetsInOrderWithTheQuartiles() async throws {
+    @Test func progressURLsFireAtTheirOffsetsInOrderWithTheQuartilesInsideTheBreaksTracking() async throws {
         let origin = try LoopbackHTTPServer(root: TestRepository.streams)
         let server = try AdServer()
         let client = HTTPClient()
@@ -92,15 +92,20 @@ import Testing
         ad.progress = [("00:00:07.000", "at7"), ("00:00:01.500", "at1.5"), ("33%", "at3.3"), ("00:00:30.000", "at30")].map {
             AdDocuments.ProgressURL(offset: $0.0, url: server.beaconURL(event: "progress-" + $0.1, adId: "p1"))
         }
-        server.register(AdDocuments.vmap([.init(timeOffset: "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([ad])))]),
+        let tracking = ["breakStart": [server.beaconURL(event: "breakStart", adId: "mid")],
+                        "breakEnd": [server.beaconURL(event: "breakEnd", adId: "mid")]]
+        server.register(AdDocuments.vmap([.init(timeOffset: "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([ad])),
+                                                tracking: tracking)]),
                         at: "/vmap")
         let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30)
         let session = await play("/cues/ts/master.m3u8", resolver: resolver, client: client, origin: origin)
         #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
 
+        // The break's VMAP tracking around its ad's, once each.
+        #expect(server.beacons.map { "\($0.parameter("ad") ?? "?"):\($0.event)" } == ["mid:breakStart"]
+            + ["impression", "creativeView", "start", "progress-at1.5", "firstQuartile", "progress-at3.3",
+               "midpoint", "progress-at7", "thirdQuartile", "complete"].map { "p1:\($0)" } + ["mid:breakEnd"])
         let hits = server.beacons.filter { $0.parameter("ad") == "p1" }
-        #expect(hits.map(\.event) == ["impression", "creativeView", "start", "progress-at1.5", "firstQuartile", "progress-at3.3",
-                                      "midpoint", "progress-at7", "thirdQuartile", "complete"])
         for (event, offset) in [("progress-at1.5", 1.5), ("progress-at3.3", 3.3), ("progress-at7", 7.0)] {
             let hit = try #require(hits.first { $0.event == event })
             let seconds = try #require(clockSeconds(hit.parameter("t")))

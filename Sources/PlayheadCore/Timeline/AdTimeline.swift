@@ -92,14 +92,34 @@ public struct AdBreak: Sendable, Equatable, Codable {
     public var replacedContentSeconds: Double
     /// Whether the viewer has watched it (ad policy).
     public var watched: Bool
+    /// Break-level tracking URL templates by VMAP event (`breakStart`, `breakEnd`, `error`); empty
+    /// for breaks that came without (manifest cues, ad maps).
+    public var trackingEvents: [String: [String]]
 
     /// Creates a break.
-    public init(id: String, contentSeconds: Double, ads: [TimelineAd], replacedContentSeconds: Double = 0, watched: Bool = false) {
+    public init(id: String, contentSeconds: Double, ads: [TimelineAd], replacedContentSeconds: Double = 0, watched: Bool = false,
+                trackingEvents: [String: [String]] = [:]) {
         self.id = id
         self.contentSeconds = contentSeconds
         self.ads = ads
         self.replacedContentSeconds = replacedContentSeconds
         self.watched = watched
+        self.trackingEvents = trackingEvents
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, contentSeconds, ads, replacedContentSeconds, watched, trackingEvents
+    }
+
+    /// Decodes a break; `trackingEvents` may be absent (older JSON).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        contentSeconds = try container.decode(Double.self, forKey: .contentSeconds)
+        ads = try container.decode([TimelineAd].self, forKey: .ads)
+        replacedContentSeconds = try container.decode(Double.self, forKey: .replacedContentSeconds)
+        watched = try container.decode(Bool.self, forKey: .watched)
+        trackingEvents = try container.decodeIfPresent([String: [String]].self, forKey: .trackingEvents) ?? [:]
     }
 
     /// Total duration of the ads, seconds.
