@@ -44,8 +44,9 @@ struct Beacon: Sendable {
     var url: String
 }
 
-/// Calls beacons one after another (so they reach the server in the order the events came),
-/// retrying with backoff, and records each in the log (and, given a bus, as a `beacon` custom event).
+/// Calls beacons, retrying with backoff, and records each in the log (and, given a bus, as a
+/// `beacon` custom event). The tracker makes every first attempt in event order and hands a beacon
+/// that may pass on a retry to its own task, so one failing beacon does not hold back the others.
 struct BeaconSender: Sendable {
     let client: HTTPClient
     let log: BeaconLog
@@ -57,29 +58,82 @@ struct BeaconSender: Sendable {
     /// The name of the custom event posted per beacon (what the daemon's store records).
     static let eventName = "beacon"
 
-    func send(_ beacon: Beacon) async {
-        var attempts = 0, status: Int?, failure: String?
-        while attempts < retry.attempts {
-            attempts += 1
-            if attempts > 1 { await sleep(retry.backoff(beforeAttempt: attempts)) }
-            do {
-                status = try await client.get(beacon.url).status
-                failure = nil
-                break
-            } catch {
-                if case let .status(_, code, _) = error { status = code } else { status = nil }
-                failure = error.description
-                if !error.isRetryable { break }
-            }
+    /// The outcome of one try.
+    struct Attempt: Sendable {
+        /// 1 for the first try.
+        var number: Int
+        /// The HTTP status, when there was an answer.
+        var status: Int?
+        /// Why it failed; nil on success.
+        var failure: String?
+        /// Whether another try may pass (and the policy allows one).
+        var retryable: Bool
+    }
+
+    /// Tries `beacon` once.
+    func attempt(_ beacon: Beacon, number: Int) async -> Attempt {
+        do {
+            let status = try await client.get(beacon.url).status
+            return Attempt(number: number, status: status, failure: nil, retryable: false)
+        } catch {
+            var status: Int?
+            if case let .status(_, code, _) = error { status = code }
+            return Attempt(number: number, status: status, failure: error.description,
+                           retryable: error.isRetryable && number < retry.attempts)
         }
+    }
+
+    /// Retries after `first` failed, with the policy's backoff, then records the last try.
+    func retry(_ beacon: Beacon, after first: Attempt) async {
+        var last = first
+        while last.retryable {
+            await sleep(retry.backoff(beforeAttempt: last.number + 1))
+            last = await attempt(beacon, number: last.number + 1)
+        }
+        finish(beacon, last)
+    }
+
+    /// Records `beacon` with its last try.
+    func finish(_ beacon: Beacon, _ last: Attempt) {
         let record = BeaconRecord(event: beacon.event, breakId: beacon.breakId, adId: beacon.adId,
                                   mediaTimeSeconds: beacon.mediaTimeSeconds, pts: beacon.pts, wallTime: clock(), url: beacon.url,
-                                  httpStatus: status, attempts: attempts, error: failure)
+                                  httpStatus: last.status, attempts: last.number, error: last.failure)
         log.append(record)
         bus?.post(.custom(name: Self.eventName, payload: [
             "event": record.event, "breakId": record.breakId, "adId": record.adId, "url": record.url,
             "mediaTime": String(record.mediaTimeSeconds), "status": record.httpStatus.map(String.init) ?? "",
             "attempts": String(record.attempts),
         ]))
+    }
+}
+
+/// Retries in flight, and the flushes waiting for them to end.
+final class PendingRetries: Sendable {
+    private let state = Locked<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+
+    /// A retry starts.
+    func begin() { state.withLock { $0.count += 1 } }
+
+    /// A retry ended: wakes the waiters when none is left.
+    func end() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.count -= 1
+            guard state.count == 0 else { return [] }
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once no retry is in flight.
+    func wait() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if state.count == 0 { return true }
+                state.waiters.append(done)
+                return false
+            }
+            if now { done.resume() }
+        }
     }
 }

@@ -22,12 +22,12 @@ import PlayheadNet
 /// `[ADPLAYHEAD]` (the event's offset in the ad), `[ASSETURI]` and, for errors, `[ERRORCODE]`.
 ///
 /// The ad of an event is looked up in the ``timeline`` by break and ad id (``update(timeline:)``
-/// whenever the player's timeline changes). Beacons are called one at a time in event order by one
-/// task, each retried per ``BeaconRetryPolicy``; a failing beacon delays those behind it by its
-/// backoff. Every beacon, answered or not, lands in ``log`` with the event's media time
+/// whenever the player's timeline changes). Each beacon's first call is made in event order by one
+/// task; one that fails and may pass is retried per ``BeaconRetryPolicy`` on a task of its own, so it
+/// does not hold back the beacons behind it. Every beacon, answered or not, lands in ``log`` with the event's media time
 /// (`offsetSeconds`, `pts`), its wall time, URL, HTTP status and attempts — and, when a bus is
 /// given, as a `beacon` custom event (what the daemon's store records). ``flush()`` waits until
-/// every beacon queued so far is done.
+/// every beacon queued so far is done, retries included.
 public final class BeaconTracker: Sendable {
     /// Every beacon fired, in the order they finished.
     public let log: BeaconLog
@@ -61,11 +61,21 @@ public final class BeaconTracker: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: TrackerJob.self)
         queue = continuation
         let sender = BeaconSender(client: client, log: log, retry: retry, clock: clock, sleep: sleep, bus: bus)
+        let retries = PendingRetries()
         Task {
             for await job in stream {
                 switch job {
-                case let .beacon(beacon): await sender.send(beacon)
-                case let .flush(done): done.resume()
+                case let .beacon(beacon):
+                    let first = await sender.attempt(beacon, number: 1)
+                    guard first.retryable else { sender.finish(beacon, first); continue }
+                    retries.begin()
+                    Task {
+                        await sender.retry(beacon, after: first)
+                        retries.end()
+                    }
+                case let .flush(done):
+                    await retries.wait()
+                    done.resume()
                 }
             }
         }
@@ -171,7 +181,8 @@ public final class BeaconTracker: Sendable {
         return companion.clickThrough
     }
 
-    /// Returns once every beacon queued before the call has been fired (or given up) and logged.
+    /// Returns once every beacon queued before the call has been fired (or given up) and logged,
+    /// retries included.
     public func flush() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             if case .terminated = queue.yield(.flush(done)) { done.resume() }

@@ -91,6 +91,30 @@ import Testing
         #expect(BeaconRetryPolicy().backoff(beforeAttempt: 3) == 1.0)
     }
 
+    @Test func aBeaconWaitingForItsRetryDoesNotHoldBackTheOthers() async throws {
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop() }
+        let timeline = twoAdBreak(server)
+        let gate = Gate()
+        // The backoff lasts until the test opens the gate.
+        let tracker = BeaconTracker(client: client, timeline: timeline, retry: BeaconRetryPolicy(attempts: 2, initialBackoffSeconds: 0.5),
+                                    sleep: { _ in await gate.wait() })
+        server.setFault(.status(503), forPath: "/beacon/start", times: 1)
+        tracker.consume(.adStarted(info(timeline, ad: 0, frame: 0)))
+        tracker.consume(.adProgress(info(timeline, ad: 0, frame: 63)))
+        // firstQuartile goes out while start waits for its retry (bounded wait for it to arrive).
+        for _ in 0..<500 where !server.beacons.contains(where: { $0.event == "firstQuartile" }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        await gate.open()
+        await tracker.flush()
+        #expect(server.beacons.map { "\($0.event):\($0.status)" }
+            == ["impression:200", "creativeView:200", "start:503", "firstQuartile:200", "start:200"])
+        #expect(tracker.records.map(\.event) == ["impression", "creativeView", "firstQuartile", "start"])
+        #expect(tracker.records.last?.attempts == 2)
+    }
+
     @Test func pauseResumeSkipAndNothingAfterTheAdEnded() async throws {
         let server = try AdServer()
         let client = HTTPClient()
@@ -176,6 +200,23 @@ import Testing
 }
 
 /// Records the waits a tracker asks for, without waiting.
+/// Holds its waiters until opened.
+actor Gate {
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        if isOpen { return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func open() {
+        isOpen = true
+        for waiter in waiters { waiter.resume() }
+        waiters = []
+    }
+}
+
 actor WaitRecorder {
     private(set) var seconds: [Double] = []
     func record(_ value: Double) { seconds.append(value) }
