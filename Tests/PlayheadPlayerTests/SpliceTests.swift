@@ -44,6 +44,11 @@ import Testing
         // ads to the 10 s of content they replace.
         #expect(result.report.framesPresented["video"] == (live ? 900 : 1500))
         #expect(result.report.rebuffers.isEmpty)
+        if !live {
+            // The content's EXTINF counted once, though the segment cut at 17 s is fetched on each side.
+            #expect(abs(result.report.manifestSeconds - 30) < 0.01, "\(result.report.manifestSeconds)")
+            #expect(abs(result.report.driftSeconds) < 0.1, "\(result.report.driftSeconds)")
+        }
     }
 
     @Test func preMidAndPostRollsFromTheServerMapAreExact() async throws {

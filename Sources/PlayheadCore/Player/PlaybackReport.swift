@@ -86,9 +86,11 @@ public struct PlaybackReport: Sendable, Codable {
     public var segmentsDownloaded = 0
     /// Bytes downloaded (media, keys and init sections).
     public var bytesDownloaded = 0
-    /// Sum of EXTINF of the segments played, seconds.
+    /// Sum of EXTINF of the content segments played, seconds (of a segment cut by a cue, only the part
+    /// that plays on each side of the break).
     public var manifestSeconds = 0.0
-    /// Content seconds of the media those segments really held (true timestamps).
+    /// Content seconds of the media those segments really held (true timestamps; likewise only the
+    /// part that plays).
     public var mediaSeconds = 0.0
     /// `mediaSeconds − manifestSeconds`: drift between EXTINF and true time.
     public var driftSeconds = 0.0

@@ -286,9 +286,12 @@ extension MediaPlayer {
         let next = sequence + 1
         state.nextSequence = tracker.segment(mediaSequence: next) != nil || tracker.isLive ? next : nil
         if let span = bufferSegment(transfer, tracked: tracked, placement: placement, now: now) {
-            state.loadedEnd = placement.timelineSpan(start: span.start, end: span.end).end
-            report.manifestSeconds += tracked.durationSeconds
-            report.mediaSeconds += span.end - span.start
+            let presented = placement.timelineSpan(start: span.start, end: span.end)
+            state.loadedEnd = presented.end
+            // Count only what plays: a segment cut by a cue is fetched twice, once for each side.
+            let listed = placement.timelineSpan(start: tracked.startSeconds, end: tracked.startSeconds + tracked.durationSeconds)
+            report.manifestSeconds += listed.end - listed.start
+            report.mediaSeconds += presented.end - presented.start
         }
         if let cue = placement.clipEnd, let adBreak = state.timeline.breaks.first(where: { abs($0.contentSeconds - cue) < 1e-9 && !state.breaksDone.contains($0.id) }) {
             enterBreak(adBreak, now: now)
