@@ -80,3 +80,18 @@ public struct HTTPClientConfiguration: Sendable, Equatable {
         self.errorBodyPrefixBytes = errorBodyPrefixBytes
     }
 }
+
+extension HTTPClientConfiguration {
+    /// Connections per viewer when one client serves several players (a daemon, a soak): 2, one for
+    /// segments and one for playlist reloads, as a browser tab mostly uses.
+    public static let connectionsPerViewer = 2
+
+    /// A configuration for one client shared by `viewers` players, each standing for a viewer: enough
+    /// connections per host (and pooled handles) that no player waits behind the others'
+    /// transfers — ``connectionsPerViewer`` each, never fewer than the defaults.
+    public static func shared(byViewers viewers: Int) -> HTTPClientConfiguration {
+        HTTPClientConfiguration(
+            maxConnectionsPerHost: max(defaultMaxConnectionsPerHost, connectionsPerViewer * viewers),
+            maxPooledHandles: max(defaultMaxPooledHandles, connectionsPerViewer * viewers))
+    }
+}

@@ -35,7 +35,8 @@ public final class SessionManager: Sendable {
         store = try SessionStore(directory: dataDirectory)
         try store.markInterrupted()
         writer = StoreWriter(store: store, flushIntervalSeconds: flushIntervalSeconds)
-        client = HTTPClient()
+        // Every session is a viewer of its own: none waits for a connection behind the others.
+        client = HTTPClient(configuration: .shared(byViewers: maxSessions))
         self.maxSessions = maxSessions
     }
 

@@ -66,8 +66,7 @@ final class InProcessSoakTarget: SoakTarget {
 
     init(settings: SoakSettings) {
         self.settings = settings
-        client = HTTPClient(configuration: .init(maxConnectionsPerHost: max(HTTPClientConfiguration.defaultMaxConnectionsPerHost, 2 * settings.sessions),
-                                                 maxPooledHandles: max(HTTPClientConfiguration.defaultMaxPooledHandles, 2 * settings.sessions)))
+        client = HTTPClient(configuration: .shared(byViewers: settings.sessions))
         var configuration = PlayerConfiguration()
         configuration.mode = DecodeMode(rawValue: settings.mode) ?? .demux
         players = (0..<settings.sessions).map { [client] _ in
