@@ -1,14 +1,16 @@
 import Foundation
 
-/// A value guarded by a lock. Every piece of state PlayheadNet shares between threads goes through one.
-final class Locked<Value>: @unchecked Sendable {
+/// A value guarded by a lock. Every piece of state PlayheadNet shares between threads goes through one,
+/// and so does that of the modules above it in this package (the ad resolver and beacon tracker).
+package final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) { self.value = value }
+    /// Guards `value`.
+    package init(_ value: Value) { self.value = value }
 
     /// Runs `body` with exclusive access to the value. Keep the body short and never block in it.
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

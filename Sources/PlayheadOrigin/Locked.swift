@@ -1,6 +1,7 @@
 import Foundation
 
-/// A value guarded by a lock; all of the server's shared state goes through one.
+/// A value guarded by a lock; all of the server's shared state goes through one. (PlayheadNet has the
+/// same type for the modules above it; this module depends on nothing, so it keeps its own.)
 final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
