@@ -24,8 +24,8 @@ import PlayheadNet
 /// The ad of an event is looked up in the ``timeline`` by break and ad id (``update(timeline:)``
 /// whenever the player's timeline changes). Each beacon's first call is made in event order by one
 /// task; one that fails and may pass is retried per ``BeaconRetryPolicy`` on a task of its own, so it
-/// does not hold back the beacons behind it. Every beacon, answered or not, lands in ``log`` with the event's media time
-/// (`offsetSeconds`, `pts`), its wall time, URL, HTTP status and attempts — and, when a bus is
+/// does not hold back the beacons behind it. Every beacon, answered or not, lands in ``log`` with the
+/// event's media time (`offsetSeconds`, `pts`), its wall time, URL, HTTP status and attempts — and, when a bus is
 /// given, as a `beacon` custom event (what the daemon's store records). ``flush()`` waits until
 /// every beacon queued so far is done, retries included.
 public final class BeaconTracker: Sendable {

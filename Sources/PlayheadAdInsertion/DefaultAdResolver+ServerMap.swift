@@ -9,8 +9,9 @@ extension DefaultAdResolver {
     /// `HH:MM:SS`, `n%` of the duration); a break that cannot be placed (`#n` positions, `end` or a
     /// percentage with an unknown duration), a non-linear break, custom ad data, or a break whose ads
     /// all fail is left out — with a warning, or with its failure sent to `delegate` as
-    /// `didFail` for that break. A placed break keeps its VMAP tracking (`breakStart`, `breakEnd`). A failure of the VMAP request itself gives no breaks. Outside
-    /// server-map mode (live, or VOD with manifest cues) nothing is requested and no break returned.
+    /// `didFail` for that break. A placed break keeps its VMAP tracking (`breakStart`, `breakEnd`).
+    /// A failure of the VMAP request itself gives no breaks. Outside server-map mode (live, or VOD
+    /// with manifest cues) nothing is requested and no break returned.
     public func resolveServerMap(contentDurationSeconds: Double?, delegate: (any ContentResolverDelegate)?) async -> ServerMapResolution {
         guard signalingMode == .serverMap else { return ServerMapResolution(breaks: []) }
         let url = urls.serverMap(contentDurationSeconds: contentDurationSeconds)

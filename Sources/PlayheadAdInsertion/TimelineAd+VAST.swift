@@ -4,7 +4,8 @@ import PlayheadCore
 
 extension TimelineAd {
     /// The timeline ad for a resolved VAST ad: its chosen HLS media file, duration, merged
-    /// impressions, linear tracking by event (and `progress` with its offsets), clicks, error URLs, companions and skip offset.
+    /// impressions, linear tracking by event (and `progress` with its offsets), clicks, error URLs,
+    /// companions and skip offset.
     ///
     /// - Parameters:
     ///   - resolved: The ad after its wrapper chain was merged.

@@ -102,7 +102,8 @@ extension MediaPlayer {
               info.durationSeconds > 0 else { return }
         let second = Int((info.offsetSeconds + 1e-9).rounded(.down))
         let quartile = min(3, Int((info.offsetSeconds / info.durationSeconds * 4 + 1e-9).rounded(.down)))
-        let offsets = state.timeline.ad(for: info)?.progressTracking.filter { $0.offsetSeconds <= info.offsetSeconds + 1e-9 }.count ?? 0
+        let tracking = state.timeline.breaks[info.breakIndex].ads[adIndex].progressTracking
+        let offsets = tracking.reduce(0) { $0 + ($1.offsetSeconds <= info.offsetSeconds + 1e-9 ? 1 : 0) }
         let mark = state.adProgressMark
         guard second > mark.second || quartile > mark.quartile || offsets > mark.offsets else { return }
         state.adProgressMark = (max(second, mark.second), max(quartile, mark.quartile), max(offsets, mark.offsets))
