@@ -103,8 +103,8 @@ import Testing
         server.setFault(.status(503), forPath: "/beacon/start", times: 1)
         tracker.consume(.adStarted(info(timeline, ad: 0, frame: 0)))
         tracker.consume(.adProgress(info(timeline, ad: 0, frame: 63)))
-        // firstQuartile goes out while start waits for its retry (bounded wait for it to arrive).
-        for _ in 0..<500 where !server.beacons.contains(where: { $0.event == "firstQuartile" }) {
+        // firstQuartile goes out, and is answered, while start waits for its retry (a bounded wait for it).
+        for _ in 0..<500 where !tracker.records.contains(where: { $0.event == "firstQuartile" }) {
             try await Task.sleep(for: .milliseconds(10))
         }
         await gate.open()
@@ -199,7 +199,6 @@ import Testing
     }
 }
 
-/// Records the waits a tracker asks for, without waiting.
 /// Holds its waiters until opened.
 actor Gate {
     private var isOpen = false
@@ -217,6 +216,7 @@ actor Gate {
     }
 }
 
+/// Records the waits a tracker asks for, without waiting.
 actor WaitRecorder {
     private(set) var seconds: [Double] = []
     func record(_ value: Double) { seconds.append(value) }

@@ -2,6 +2,7 @@ import Foundation
 import PlayheadCore
 import PlayheadMedia
 import PlayheadOrigin
+import PlayheadTestFixtures
 import Testing
 
 /// VOD playback on the virtual clock: completion, determinism, PSDK statuses, frames, seeks, pauses, rebuffers.
@@ -198,28 +199,20 @@ import Testing
         #expect(peak.bitrateSwitches.map(\.toBitsPerSecond).max() == 950_400)
     }
 
-    /// Keeps every context a policy was asked with.
-    final class ContextLog: @unchecked Sendable {
-        private let lock = NSLock()
-        private var contexts: [ABRContext] = []
-        func append(_ context: ABRContext) { lock.withLock { contexts.append(context) } }
-        var all: [ABRContext] { lock.withLock { contexts } }
-    }
-
-    /// Stays on the lowest rung and logs what it was shown.
+    /// Stays on the lowest rung and keeps every context it was asked with (the loop asks one at a time).
     struct LoggingPolicy: ABRPolicy {
         let name = "logging"
-        let log: ContextLog
+        let log: LockedBox<[ABRContext]>
         mutating func choose(_ context: ABRContext) -> Int {
-            log.append(context)
+            log.set(log.get() + [context])
             return 0
         }
     }
 
     @Test func vodPolicyKnowsHowMuchVideoRemains() async throws {
-        let log = ContextLog()
+        let log = LockedBox<[ABRContext]>([])
         _ = try await switches(50) { $0.customPolicy = LoggingPolicy(log: log) }
-        let contexts = log.all
+        let contexts = log.get()
         #expect(contexts.count >= 8)
         // The first choice (the variant to start with) comes before any media playlist is loaded.
         #expect(contexts.first?.upcomingChunkBytes == nil)
