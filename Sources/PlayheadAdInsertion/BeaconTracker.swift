@@ -15,6 +15,7 @@ import PlayheadNet
 /// | `adClicked`, ``click(info:)`` | click-tracking URLs |
 /// | `statusChanged` playing → paused / paused → playing inside an ad | `pause` / `resume` |
 /// | a notification naming an ad (`AD_ID`, `BREAK_ID`) with `VAST_ERROR_CODE` | the ad's error URLs (or the notification's `ERROR_URLS`) with `[ERRORCODE]` |
+/// | a notification naming a VMAP break that failed, with `ERROR_URLS` | the break's VMAP `error` URLs with the VMAP code as `[ERRORCODE]` |
 ///
 /// Each event fires once per play of an ad (an ad played again after a seek back is a new play,
 /// from its next `adStarted`); pause and resume fire at each pause and each resume of that play.
@@ -278,8 +279,10 @@ public final class BeaconTracker: Sendable {
                                    pts: state.plays[key]?.lastInfo?.pts ?? 0)
             return beacons(["error"], info, &state, errorCode: code, urls: listed.isEmpty ? nil : listed)
         }
-        guard !listed.isEmpty, !state.looseErrors.contains(key) else { return [] }
-        state.looseErrors.insert(key)
+        // Once per break, ad and list: a VMAP break's error and its VAST document's both name the break alone.
+        let loose = LooseError(key: key, urls: listed)
+        guard !listed.isEmpty, !state.looseErrors.contains(loose) else { return [] }
+        state.looseErrors.insert(loose)
         let placeholder = TimelineAd(id: adId, url: notification[.url] ?? "", durationSeconds: 0)
         return listed.map { template in
             Beacon(event: "error", breakId: breakId, adId: adId, mediaTimeSeconds: 0, pts: 0,
@@ -329,6 +332,12 @@ struct PlayKey: Hashable, Sendable {
     init(_ info: AdEventInfo) { self.init(breakId: info.breakId, adId: info.adId) }
 }
 
+/// Error URLs named by a notification for an ad (or break) not on the timeline, fired once.
+struct LooseError: Hashable, Sendable {
+    var key: PlayKey
+    var urls: [String]
+}
+
 /// The current play of one ad: what has fired, whether it ended, the last event seen.
 struct AdPlay: Sendable {
     var fired: Set<String> = []
@@ -341,6 +350,6 @@ struct TrackerState: Sendable {
     var timeline: AdTimeline
     var plays: [PlayKey: AdPlay] = [:]
     var current: PlayKey?
-    var looseErrors: Set<PlayKey> = []
+    var looseErrors: Set<LooseError> = []
     var openBreaks: Set<String> = []
 }

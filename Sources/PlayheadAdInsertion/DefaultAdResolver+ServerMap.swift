@@ -9,7 +9,9 @@ extension DefaultAdResolver {
     /// `HH:MM:SS`, `n%` of the duration); a break that cannot be placed (`#n` positions, `end` or a
     /// percentage with an unknown duration), a non-linear break, custom ad data, or a break whose ads
     /// all fail is left out — with a warning, or with its failure sent to `delegate` as
-    /// `didFail` for that break. A placed break keeps its VMAP tracking (`breakStart`, `breakEnd`).
+    /// `didFail` for that break. A placed break keeps its VMAP tracking (`breakStart`, `breakEnd`); a
+    /// break that fails, or is left out for its type, has its VMAP `error` URLs named in an
+    /// AD_NOT_INSERTED with the VMAP error code (see ``VMAPErrorCode``), for a tracker to call.
     /// A failure of the VMAP request itself gives no breaks. Outside server-map mode (live, or VOD
     /// with manifest cues) nothing is requested and no break returned.
     public func resolveServerMap(contentDurationSeconds: Double?, delegate: (any ContentResolverDelegate)?) async -> ServerMapResolution {
@@ -60,7 +62,13 @@ extension DefaultAdResolver {
                 why = nil
             }
             if let why {
-                notifications.append(.adNotInserted(description: "VMAP break \(id) left out: \(why)", breakId: id, url: url))
+                // VMAP 1003 (break type not supported) goes to the break's error URLs; a break that cannot
+                // be placed has no VMAP code, so only the warning.
+                let unsupported = !vmapBreak.breakTypes.isEmpty && !vmapBreak.breakTypes.contains("linear")
+                let errorURLs = unsupported ? vmapBreak.trackingEvents.urlsByEvent["error"] ?? [] : []
+                notifications.append(.adNotInserted(description: "VMAP break \(id) left out: \(why)", breakId: id, url: url,
+                                                    vastErrorCode: errorURLs.isEmpty ? nil : VMAPErrorCode.breakTypeNotSupported,
+                                                    errorURLs: errorURLs))
                 continue
             }
             let seconds = vmapBreak.timeOffset.seconds(contentDurationSeconds: contentDurationSeconds) ?? 0
@@ -75,6 +83,13 @@ extension DefaultAdResolver {
                         tag: "VMAP", rawText: url, attributes: ["breakId": plan.id])
                     var outcome = await self.resolveMapBreak(plan.source, id: plan.id, seconds: plan.seconds, mapURL: url)
                     outcome.adBreak?.trackingEvents = plan.tracking
+                    if outcome.failed, let failure = outcome.notifications.last, let errorURLs = plan.tracking["error"], !errorURLs.isEmpty {
+                        let code = VMAPErrorCode.forFailure(failure, source: plan.source)
+                        let note = PlayerNotification.adNotInserted(
+                            description: "VMAP break \(plan.id) failed (VMAP error \(code)): \(failure[.description] ?? failure.name)",
+                            breakId: plan.id, url: url, vastErrorCode: code, errorURLs: errorURLs)
+                        outcome.notifications.insert(note, at: outcome.notifications.count - 1)
+                    }
                     return (plan.index, opportunity, outcome)
                 }
             }

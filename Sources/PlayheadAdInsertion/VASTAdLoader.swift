@@ -45,12 +45,19 @@ struct VASTAdLoader: Sendable {
     /// The playable ads of `document`: its pod (ads with a `sequence`, in sequence order) when it has
     /// one, else its stand-alone ads in document order; each ad's wrappers followed.
     ///
-    /// - Throws: AD_EMPTY_RESPONSE when the document holds no ad; AD_INSERTION_FAIL when it holds ads
+    /// - Throws: AD_EMPTY_RESPONSE when the document holds no ad (naming its root error URLs, with VAST
+    ///   error 303, when it has any); AD_INSERTION_FAIL when it holds ads
     ///   but none is playable (the warnings say why each was skipped).
     func load(document: VASTDocument, sourceURL: String?, breakId: String, followRedirects: Bool) async throws(AdFailure) -> BreakAds {
         let origin = sourceURL ?? "inline VAST of break \(breakId)"
         guard !document.ads.isEmpty else {
-            throw AdFailure(.adEmptyResponse(url: origin, description: "VAST response holds no ad", breakId: breakId))
+            // A no-ad response's root <Error> URLs are for the player to call (VAST 3 §2.4.2.4), with 303.
+            var failure = PlayerNotification.adEmptyResponse(url: origin, description: "VAST response holds no ad", breakId: breakId)
+            if !document.errorURLs.isEmpty {
+                failure[.vastErrorCode] = "303"
+                failure[.errorURLs] = document.errorURLs.joined(separator: "\n")
+            }
+            throw AdFailure(failure)
         }
         let pod = document.ads.filter { $0.sequence != nil }.sorted { ($0.sequence ?? 0) < ($1.sequence ?? 0) }
         let chosen = pod.isEmpty ? document.ads : pod

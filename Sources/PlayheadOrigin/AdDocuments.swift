@@ -179,22 +179,26 @@ public enum AdDocuments {
         public var source: Source
         /// `<vmap:Tracking>` URLs by event (`breakStart`, `breakEnd`, `error`).
         public var tracking: [String: [String]]
+        /// `breakType`: `linear` unless said otherwise.
+        public var breakType: String
 
         /// Creates a break.
-        public init(timeOffset: String, breakId: String, source: Source, tracking: [String: [String]] = [:]) {
+        public init(timeOffset: String, breakId: String, source: Source, tracking: [String: [String]] = [:],
+                    breakType: String = "linear") {
             self.timeOffset = timeOffset
             self.breakId = breakId
             self.source = source
             self.tracking = tracking
+            self.breakType = breakType
         }
     }
 
-    /// A VMAP 1.0 document of linear `breaks`.
+    /// A VMAP 1.0 document of `breaks`.
     public static func vmap(_ breaks: [Break]) -> String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<vmap:VMAP xmlns:vmap=\"http://www.iab.net/videosuite/vmap\" version=\"1.0\">\n"
         for adBreak in breaks {
-            xml += "  <vmap:AdBreak timeOffset=\"\(adBreak.timeOffset)\" breakType=\"linear\" breakId=\"\(adBreak.breakId)\">\n"
+            xml += "  <vmap:AdBreak timeOffset=\"\(adBreak.timeOffset)\" breakType=\"\(adBreak.breakType)\" breakId=\"\(adBreak.breakId)\">\n"
             xml += "    <vmap:AdSource id=\"\(adBreak.breakId)-source\" allowMultipleAds=\"true\" followRedirects=\"true\">\n"
             switch adBreak.source {
             case let .adTagURI(url):

@@ -204,4 +204,31 @@ import Testing
         #expect(zip(times, times.dropFirst()).allSatisfy { abs($1 - $0 - 1.0 / 30) < 1e-6 }, "no gap")
         #expect(server.beacons.isEmpty)
     }
+
+    @Test func aVMAPBreakThatFailsCallsItsErrorURLsWithTheVMAPCode() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        func errorURL(_ id: String) -> [String: [String]] { ["error": [server.beaconURL(event: "error", adId: id) + "&code=[ERRORCODE]"]] }
+        let ad = AdDocuments.tracked(id: "p1", durationSeconds: 10, mediaURL: origin.url("/cues/ad/master.m3u8"), server: server)
+        let noAds = AdDocuments.vast([], errorURLs: [server.beaconURL(event: "error", adId: "empty-vast") + "&code=[ERRORCODE]"])
+        server.register(AdDocuments.vmap([
+            .init(timeOffset: "start", breakId: "gone", source: .adTagURI(server.url("/missing")), tracking: errorURL("gone")),
+            .init(timeOffset: "00:00:04.000", breakId: "overlay", source: .vast(AdDocuments.vast([ad])), tracking: errorURL("overlay"),
+                  breakType: "nonlinear"),
+            .init(timeOffset: "00:00:06.000", breakId: "empty", source: .vast(noAds), tracking: errorURL("empty")),
+            .init(timeOffset: "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([ad])), tracking: errorURL("mid")),
+        ]), at: "/vmap")
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30)
+        let session = await play("/cues/ts/master.m3u8", resolver: resolver, client: client, origin: origin)
+        #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
+
+        // VMAP 1.0's codes: 1008 for a tag the server answers with 404, 1003 for a break type the player
+        // does not play, 1004 for a response with no ad; the empty VAST's own error URL gets VAST's 303.
+        let errors = server.beacons.filter { $0.event == "error" }.map { "\($0.parameter("ad") ?? "?"):\($0.parameter("code") ?? "?")" }
+        #expect(errors.sorted() == ["empty-vast:303", "empty:1004", "gone:1008", "overlay:1003"], "\(errors)")
+        // The break that played fires no error, and its ad plays whole.
+        #expect(server.beacons.filter { $0.parameter("ad") == "p1" }.map(\.event).last == "complete")
+    }
 }
