@@ -29,7 +29,7 @@ struct BenchABR: AsyncParsableCommand {
     @Option(help: "Folder of Pensieve's video_size_0…5 (default: constant-bitrate chunks on Pensieve's ladder).")
     var videoSizes: String?
 
-    @Option(help: "Comma-separated policy names (default: all). Known: \(ABRPolicies.names.joined(separator: ", ")).")
+    @Option(help: "Comma-separated policy names (default: all). Known: \(ABRPolicies.names.joined(separator: ", ")); reference: foresight (Playhead's plan on the trace's true future; not causal).")
     var policies: String?
 
     @Option(help: "Folder for the JSON records and SVG plots.")
@@ -58,15 +58,16 @@ struct BenchABR: AsyncParsableCommand {
 
     func validate() throws {
         if let policies {
-            for name in policies.split(separator: ",") where ABRPolicies.make(String(name)) == nil {
-                throw ValidationError("unknown policy '\(name)'; known: \(ABRPolicies.names.joined(separator: ", "))")
+            let known = ABRPolicies.names + BenchReferences.names
+            for name in policies.split(separator: ",") where !known.contains(name.lowercased()) {
+                throw ValidationError("unknown policy '\(name)'; known: \(known.joined(separator: ", "))")
             }
         }
         guard bootstrap >= 0, optimumBin > 0, chunks > 1, unscoredChunks >= 0 else { throw ValidationError("--bootstrap, --optimum-bin, --chunks (> 1) and --unscored-chunks must be positive") }
     }
 
     func run() async throws {
-        let names = policies.map { $0.split(separator: ",").map { String($0).lowercased() } } ?? ABRPolicies.names
+        let names = policies.map { $0.split(separator: ",").map { String($0).lowercased() } } ?? ABRPolicies.names + BenchReferences.names
         var settings = ChunkSimulationSettings()
         settings.chunkCount = chunks
         settings.unscoredLeadingChunks = unscoredChunks

@@ -67,7 +67,7 @@ enum BenchRunner {
                          solver: OfflineOptimum?) -> BenchTraceResult {
         var records: [String: BenchRecord] = [:]
         for name in policies {
-            guard let policy = ABRPolicies.make(name) else { continue }
+            guard let policy = ABRPolicies.make(name) ?? BenchReferences.make(name, trace: trace, settings: settings) else { continue }
             let session = ChunkSimulator.run(policy: policy, trace: trace, video: video, settings: settings)
             records[name] = BenchRecord(policy: name, session: session)
         }
@@ -82,5 +82,19 @@ enum BenchRunner {
         }
         for metric in QoEMetric.allCases { result.optimumRecord?.qoe[metric] = result.optimum[metric] }
         return result
+    }
+}
+
+/// Non-causal reference rows: policies that read the trace's future, so only the benchmark can run them.
+enum BenchReferences {
+    /// Their names, reported after the causal policies.
+    static let names = [ForesightPolicy.referenceName]
+
+    /// The reference called `name` for a session over `trace`; nil for a name it does not know.
+    static func make(_ name: String, trace: BandwidthTrace, settings: ChunkSimulationSettings) -> (any ABRPolicy)? {
+        switch name.lowercased() {
+        case ForesightPolicy.referenceName: ForesightPolicy(trace: trace, settings: settings)
+        default: nil
+        }
     }
 }

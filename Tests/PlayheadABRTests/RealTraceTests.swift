@@ -28,5 +28,8 @@ import Testing
             let session = ChunkSimulator.run(policy: ABRPolicies.make(name)!, trace: trace, video: video, settings: settings)
             #expect(session.qoe(.lin) <= solution.value + 1e-9, "\(name) beats the optimum")
         }
+        let foresight = ChunkSimulator.run(policy: ForesightPolicy(trace: trace, settings: settings), trace: trace,
+                                           video: video, settings: settings)
+        #expect(foresight.qoe(.lin) <= solution.value + 1e-9, "foresight \(foresight.qoe(.lin)) beats the optimum")
     }
 }
