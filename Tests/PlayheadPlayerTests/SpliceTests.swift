@@ -120,6 +120,32 @@ import Testing
         #expect(run.report.adTimeline?.breaks.allSatisfy(\.watched) == true)
     }
 
+    @Test func demuxModeAdEventsCarryTheMediaTimestampsDecodeModeSees() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let url = server.url("/cues/ts/master.m3u8")
+        func adEvents(_ mode: DecodeMode) async -> [String] {
+            let run = await PlayerFixtures.playVirtual(url) { configuration in
+                let factory = MediaPlayerClientFactory()
+                factory.register(resolver: AdMapResolver(map: try! Self.adMap.resolvingURLs(against: url)))
+                configuration.ads = AdSettings(factory: factory)
+                configuration.mode = mode
+            }
+            return run.events.compactMap { event -> String? in
+                switch event.kind {
+                case let .adStarted(info), let .adProgress(info), let .adCompleted(info):
+                    return "\(event.kind.name) \(info.adId) offset \(String(format: "%.4f", info.offsetSeconds)) pts \(String(format: "%.4f", info.pts))"
+                default: return nil
+                }
+            }
+        }
+        let decoded = await adEvents(.decode)
+        let demuxed = await adEvents(.demux)
+        #expect(decoded.count > 6)
+        // The ads' timestamps start near 1.47 s (the muxer's delay), so a pts equal to the offset would differ.
+        #expect(demuxed == decoded)
+    }
+
     /// Session time of the first presented frame (events carry session time; boundaries timeline time).
     private func firstFrameDelay(_ run: PlayerFixtures.Run) -> Double {
         run.events.first { $0.kind == .playStarted }?.playerTime ?? 0

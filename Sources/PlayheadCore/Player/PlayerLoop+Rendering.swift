@@ -79,17 +79,20 @@ extension MediaPlayer {
         let source = sourceSeconds(pts, in: segment)
         guard segment.placement.keeps(source) else { return }
         queue(PendingFrame(kind: frame.kind, timelineSeconds: source + segment.placement.offset, source: segment.placement.source,
-                           sourceSeconds: source, durationSeconds: duration, frame: frame), now: now)
+                           sourceSeconds: source, durationSeconds: duration, frame: frame, ptsSeconds: pts,
+                           isKeyframe: frame.isKeyframe), now: now)
     }
 
     /// Demux mode: packets stand in for frames (presentation from packet timestamps). Packets of a
     /// kind arrive in decode order; B-frames are put back in presentation order per segment.
     private func queuePacket(_ packet: Packet, from segment: BufferedSegment, now: Double) {
         guard packet.kind == .video || packet.kind == .audio, let pts = packet.pts else { return }
-        let source = sourceSeconds(Double(pts) * packet.timeBase.doubleValue, in: segment)
+        let ptsSeconds = Double(pts) * packet.timeBase.doubleValue
+        let source = sourceSeconds(ptsSeconds, in: segment)
         guard segment.placement.keeps(source) else { return }
         let item = PendingFrame(kind: packet.kind, timelineSeconds: source + segment.placement.offset, source: segment.placement.source,
-                                sourceSeconds: source, durationSeconds: Double(packet.duration) * packet.timeBase.doubleValue, frame: nil)
+                                sourceSeconds: source, durationSeconds: Double(packet.duration) * packet.timeBase.doubleValue, frame: nil,
+                                ptsSeconds: ptsSeconds, isKeyframe: packet.isKeyframe)
         queue(item, now: now)
     }
 

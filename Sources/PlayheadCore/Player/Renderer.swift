@@ -14,6 +14,10 @@ struct PendingFrame {
     var durationSeconds: Double
     /// The decoded frame (nil in demux mode, where packets stand in for frames).
     var frame: DecodedFrame?
+    /// Media timestamp in seconds: the frame's, or in demux mode the packet's.
+    var ptsSeconds: Double?
+    /// Whether it is a keyframe: the frame's flag, or in demux mode the packet's.
+    var isKeyframe: Bool?
 }
 
 /// Holds decoded frames until they are due, per kind, in presentation order; counts what was
