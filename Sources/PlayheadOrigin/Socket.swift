@@ -22,6 +22,12 @@ enum Socket {
 
     /// Opens a TCP socket listening on 127.0.0.1 at `port` (0: the kernel picks); returns it and the port.
     static func listenOnLoopback(port: Int = 0, backlog: Int32 = 64) throws(LoopbackServerError) -> (fd: Int32, port: Int) {
+        try bindLoopback(port: port, backlog: backlog)
+    }
+
+    /// A TCP socket bound to 127.0.0.1:`port` (0: any free port), listening with `backlog` when given;
+    /// without a backlog it is only bound (no SO_REUSEADDR), which holds the port and refuses connections.
+    static func bindLoopback(port: Int = 0, backlog: Int32?) throws(LoopbackServerError) -> (fd: Int32, port: Int) {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
@@ -29,7 +35,7 @@ enum Socket {
         #endif
         guard fd >= 0 else { throw LoopbackServerError(call: "socket", code: errno) }
         var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        if backlog != nil { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(clamping: port).bigEndian
@@ -39,7 +45,7 @@ enum Socket {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
         }
         guard bound == 0 else { let code = errno; close(fd); throw LoopbackServerError(call: "bind", code: code) }
-        guard listen(fd, backlog) == 0 else { let code = errno; close(fd); throw LoopbackServerError(call: "listen", code: code) }
+        if let backlog, listen(fd, backlog) != 0 { let code = errno; close(fd); throw LoopbackServerError(call: "listen", code: code) }
         var actual = sockaddr_in()
         var actualLength = length
         let named = withUnsafeMutablePointer(to: &actual) {

@@ -99,9 +99,11 @@ func pod(_ durations: [Double], server: AdServer) -> String {
     }
 
     @Test func unreachableServerGivesAdUnreachable() async throws {
-        let gone = try AdServer()
-        let resolver = try DefaultAdResolver(metadata: metadata(for: gone), isLive: true)
-        gone.stop()
+        // A port held bound with no listener (a stopped server's port could go to another test's server).
+        let gone = try RefusingPort()
+        defer { gone.stop() }
+        let resolver = try DefaultAdResolver(metadata: AdMetadata(zoneId: "zone 7", domain: gone.baseURL, mediaId: "movie-1"),
+                                             isLive: true)
         let refused = await resolver.resolveCue(cue("c", at: 0, duration: 30))
         #expect(codeChain(refused.failure) == [104_006])
         #expect(refused.failure?[.internalError]?.contains("curl 7") == true)

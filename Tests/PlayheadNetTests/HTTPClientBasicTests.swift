@@ -81,11 +81,14 @@ import Testing
 
     @Test func refusedConnectionIsATransportErrorNamingTheURL() async throws {
         let fixture = try Fixture()
-        let url = fixture.server.url("/a.ts")
-        fixture.server.stop()
+        // A port held bound without a listener: a stopped server's port could be handed to another
+        // test's server in the meantime.
+        let refusing = try RefusingPort()
+        defer { refusing.stop() }
+        let url = refusing.baseURL + "/a.ts"
         let error = await fetchError(fixture.client, url)
         guard case .transport(let failedURL, let code, _)? = error else { Issue.record("got \(String(describing: error))"); return }
-        #expect(failedURL == url && code == 7)  // CURLE_COULDNT_CONNECT
+        #expect(failedURL == url && code == 7, "\(error!)")  // CURLE_COULDNT_CONNECT
         #expect(error!.description.contains(url))
         #expect(error?.isRetryable == true)
     }
