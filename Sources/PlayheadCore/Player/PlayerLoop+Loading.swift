@@ -216,7 +216,7 @@ extension MediaPlayer {
         case let (.adSegment(cursor, attempt), .failure(error)):
             adSegmentFailed(cursor, attempt: attempt, error: error, now: now)
         case let (.resolution(opportunity, box), _):
-            await resolutionFinished(opportunity, box.result ?? (.timedOut, []), now: now)
+            await resolutionFinished(opportunity, box.result ?? (.timedOut, []), prefetched: box.prefetched, now: now)
         case let (.playlist, .success(transfer)):
             await playlistArrived(transfer, now: now)
         case let (.playlist, .failure(error)):

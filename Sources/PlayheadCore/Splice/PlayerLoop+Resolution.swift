@@ -46,8 +46,21 @@ extension MediaPlayer {
                     let box = ResolutionBox(), id = nextTransferID()
                     state.transfers[id] = .resolution(opportunity, box)
                     let virtual = driver.isVirtual
-                    await driver.start(id) { _ in
+                    let network = self.network, contentBitrate = report.variantBandwidth
+                    await driver.start(id) { startedAt in
                         let result = await ResolutionRace.run(resolver, opportunity)
+                        // The ads' playlists are fetched here, off the loop: on the real clock a slow ad
+                        // server would otherwise hold up the loop turn that takes the answer in.
+                        if case let .resolved(breaks) = result.0 {
+                            for url in Set(breaks.flatMap { $0.ads.map(\.url) }) {
+                                let fetched: Result<AdPlaylists, any Error>
+                                do {
+                                    fetched = .success(try await Self.fetchAdPlaylists(url, network: network, contentBitsPerSecond: contentBitrate,
+                                                                                       at: startedAt))
+                                } catch { fetched = .failure(error) }
+                                box.setPlaylists(fetched, for: url)
+                            }
+                        }
                         box.result = result
                         // On the virtual clock an answer costs nothing and a timeout its full length.
                         var cost = 0.0
@@ -67,9 +80,10 @@ extension MediaPlayer {
     /// The id of the live pre-roll request.
     static let prerollID = "preroll"
 
-    /// Takes in a resolver's answer: breaks join the timeline once their ads' playlists are loaded
-    /// and pass the ad checks; a failure or a timeout is a notification, and content plays on.
-    func resolutionFinished(_ opportunity: PlacementOpportunity, _ result: (ResolutionOutcome, [PlayerNotification]), now: Double) async {
+    /// Takes in a resolver's answer: breaks join the timeline once their ads' playlists are loaded (or
+    /// taken from `prefetched`, by ad URL) and pass the ad checks; a failure or a timeout is a notification, and content plays on.
+    func resolutionFinished(_ opportunity: PlacementOpportunity, _ result: (ResolutionOutcome, [PlayerNotification]),
+                            prefetched: [String: Result<AdPlaylists, any Error>] = [:], now: Double) async {
         for warning in result.1 { bus.post(.notification(warning)) }
         switch result.0 {
         case let .failed(notification):
@@ -91,7 +105,7 @@ extension MediaPlayer {
                 var assets: [AdAsset] = []
                 var ads: [TimelineAd] = []
                 for ad in adBreak.ads {
-                    if let asset = await loadAdAsset(ad, breakId: adBreak.id, now: now) {
+                    if let asset = await loadAdAsset(ad, breakId: adBreak.id, now: now, prefetched: prefetched[ad.url]) {
                         assets.append(asset)
                         ads.append(ad)
                     }
@@ -105,37 +119,23 @@ extension MediaPlayer {
         }
     }
 
-    /// Loads an ad's playlists: from a multivariant one, the rendition matching the content's bitrate;
-    /// then the PSDK's advertising requirements (HLS version, target duration, audio-only stream,
-    /// matching bitrate). Nil, with the notifications posted (nested under AD_NOT_INSERTED), when the
-    /// ad cannot be played.
-    func loadAdAsset(_ ad: TimelineAd, breakId: String, now: Double) async -> AdAsset? {
+    /// Loads an ad's playlists (or takes those `prefetched` off the loop): from a multivariant one, the
+    /// rendition matching the content's bitrate; then the PSDK's advertising requirements (HLS version,
+    /// target duration, audio-only stream, matching bitrate). Nil, with the notifications posted (nested
+    /// under AD_NOT_INSERTED), when the ad cannot be played.
+    func loadAdAsset(_ ad: TimelineAd, breakId: String, now: Double, prefetched: Result<AdPlaylists, any Error>? = nil) async -> AdAsset? {
         do {
-            let first = try await network.fetch(ad.url, range: nil, at: now)
-            report.bytesDownloaded += first.body.count
-            let parsed = try Playlist.parse(data: first.body).playlist
-            var media: MediaPlaylist
-            var url = first.effectiveURL
-            let contentBitrate = report.variantBandwidth
-            switch parsed {
-            case let .media(playlist):
-                media = playlist
-            case let .multivariant(multivariant):
-                guard !multivariant.variants.isEmpty else { throw PlayheadError.unexpectedPlaylist(url: ad.url, detail: "no variants") }
-                let profile = HLSStreamProfile(playlist: parsed, url: first.effectiveURL)
-                let variant = contentBitrate.flatMap { AdRequirements.matchingVariant(ad: profile, contentBitsPerSecond: $0) }
-                    ?? Self.adVariant(multivariant.variants, matching: contentBitrate)
-                url = try ResourceURL.resolve(variant.uri, against: first.effectiveURL)
-                let second = try await network.fetch(url, range: nil, at: now)
-                report.bytesDownloaded += second.body.count
-                guard case let .media(playlist) = try Playlist.parse(data: second.body).playlist else {
-                    throw PlayheadError.unexpectedPlaylist(url: url, detail: "ad variant is not a media playlist")
-                }
-                media = playlist
-                url = second.effectiveURL
+            let fetched: AdPlaylists
+            if let prefetched {
+                fetched = try prefetched.get()
+            } else {
+                fetched = try await Self.fetchAdPlaylists(ad.url, network: network, contentBitsPerSecond: report.variantBandwidth, at: now)
             }
+            report.bytesDownloaded += fetched.bytes
+            let parsed = fetched.top, media = fetched.media, url = fetched.mediaURL
+            let contentBitrate = report.variantBandwidth
             if let content = state.contentProfile {
-                let adProfile = HLSStreamProfile(playlist: parsed, mediaPlaylists: [media], url: first.effectiveURL)
+                let adProfile = HLSStreamProfile(playlist: parsed, mediaPlaylists: [media], url: fetched.topURL)
                 let checked = AdRequirements.check(ad: adProfile, content: content, contentBitsPerSecond: contentBitrate,
                                                    breakId: breakId, adId: ad.id)
                 if !checked.canInsert {
@@ -153,6 +153,32 @@ extension MediaPlayer {
         }
     }
 
+    /// Fetches an ad's playlist and, for a multivariant one, the media playlist of the rendition that
+    /// matches content playing at `contentBitsPerSecond`. Needs nothing of the loop's state, so a live
+    /// resolution runs it off the loop.
+    static func fetchAdPlaylists(_ adURL: String, network: any PlayerNetwork, contentBitsPerSecond: Int?,
+                                 at sessionSeconds: Double) async throws -> AdPlaylists {
+        let first = try await network.fetch(adURL, range: nil, at: sessionSeconds)
+        let parsed = try Playlist.parse(data: first.body).playlist
+        switch parsed {
+        case let .media(playlist):
+            return AdPlaylists(top: parsed, topURL: first.effectiveURL, media: playlist, mediaURL: first.effectiveURL,
+                               bytes: first.body.count)
+        case let .multivariant(multivariant):
+            guard !multivariant.variants.isEmpty else { throw PlayheadError.unexpectedPlaylist(url: adURL, detail: "no variants") }
+            let profile = HLSStreamProfile(playlist: parsed, url: first.effectiveURL)
+            let variant = contentBitsPerSecond.flatMap { AdRequirements.matchingVariant(ad: profile, contentBitsPerSecond: $0) }
+                ?? adVariant(multivariant.variants, matching: contentBitsPerSecond)
+            let url = try ResourceURL.resolve(variant.uri, against: first.effectiveURL)
+            let second = try await network.fetch(url, range: nil, at: sessionSeconds)
+            guard case let .media(playlist) = try Playlist.parse(data: second.body).playlist else {
+                throw PlayheadError.unexpectedPlaylist(url: url, detail: "ad variant is not a media playlist")
+            }
+            return AdPlaylists(top: parsed, topURL: first.effectiveURL, media: playlist, mediaURL: second.effectiveURL,
+                               bytes: first.body.count + second.body.count)
+        }
+    }
+
     /// The ad variant for content playing at `bandwidth`: the highest at or below it, else the
     /// lowest; with no content bitrate known, the first listed.
     static func adVariant(_ variants: [VariantStream], matching bandwidth: Int?) -> VariantStream {
@@ -160,4 +186,18 @@ extension MediaPlayer {
         let sorted = variants.sorted { $0.bandwidth < $1.bandwidth }
         return sorted.last { $0.bandwidth <= bandwidth } ?? sorted[0]
     }
+}
+
+/// An ad's playlists as fetched: the one its URL names and the media playlist to play.
+struct AdPlaylists: Sendable {
+    /// The playlist at the ad's URL (multivariant or media).
+    var top: Playlist
+    /// Its URL after redirects.
+    var topURL: String
+    /// The media playlist played (`top` itself when that is one).
+    var media: MediaPlaylist
+    /// Its URL after redirects.
+    var mediaURL: String
+    /// Bytes fetched for both.
+    var bytes: Int
 }

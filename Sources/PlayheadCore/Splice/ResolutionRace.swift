@@ -83,6 +83,13 @@ final class ResolutionRace: ContentResolverDelegate, @unchecked Sendable {
 final class ResolutionBox: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: (ResolutionOutcome, [PlayerNotification])?
+    private var playlists: [String: Result<AdPlaylists, any Error>] = [:]
+
+    /// The ads' playlists fetched with the answer, by ad URL.
+    var prefetched: [String: Result<AdPlaylists, any Error>] { lock.withLock { playlists } }
+
+    /// Keeps what fetching ad `url`'s playlists gave.
+    func setPlaylists(_ fetched: Result<AdPlaylists, any Error>, for url: String) { lock.withLock { playlists[url] = fetched } }
 
     /// The outcome and the warnings raised, once set.
     var result: (ResolutionOutcome, [PlayerNotification])? {
