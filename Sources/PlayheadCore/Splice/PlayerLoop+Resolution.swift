@@ -81,7 +81,8 @@ extension MediaPlayer {
     static let prerollID = "preroll"
 
     /// Takes in a resolver's answer: breaks join the timeline once their ads' playlists are loaded (or
-    /// taken from `prefetched`, by ad URL) and pass the ad checks; a failure or a timeout is a notification, and content plays on.
+    /// taken from `prefetched`, by ad URL) and pass the ad checks; a failure or a timeout is a
+    /// notification, and content plays on.
     func resolutionFinished(_ opportunity: PlacementOpportunity, _ result: (ResolutionOutcome, [PlayerNotification]),
                             prefetched: [String: Result<AdPlaylists, any Error>] = [:], now: Double) async {
         for warning in result.1 { bus.post(.notification(warning)) }
@@ -132,11 +133,9 @@ extension MediaPlayer {
                 fetched = try await Self.fetchAdPlaylists(ad.url, network: network, contentBitsPerSecond: report.variantBandwidth, at: now)
             }
             report.bytesDownloaded += fetched.bytes
-            let parsed = fetched.top, media = fetched.media, url = fetched.mediaURL
-            let contentBitrate = report.variantBandwidth
             if let content = state.contentProfile {
-                let adProfile = HLSStreamProfile(playlist: parsed, mediaPlaylists: [media], url: fetched.topURL)
-                let checked = AdRequirements.check(ad: adProfile, content: content, contentBitsPerSecond: contentBitrate,
+                let adProfile = HLSStreamProfile(playlist: fetched.top, mediaPlaylists: [fetched.media], url: fetched.topURL)
+                let checked = AdRequirements.check(ad: adProfile, content: content, contentBitsPerSecond: report.variantBandwidth,
                                                    breakId: breakId, adId: ad.id)
                 if !checked.canInsert {
                     for notification in checked.notifications { bus.post(.notification(notification)) }
@@ -145,7 +144,7 @@ extension MediaPlayer {
             }
             var options = decoder.options
             options.dump = nil
-            return AdAsset(ad: ad, mediaURL: url, tracker: LivePlaylistTracker(first: media, loadedAt: now),
+            return AdAsset(ad: ad, mediaURL: fetched.mediaURL, tracker: LivePlaylistTracker(first: fetched.media, loadedAt: now),
                            decoder: RenditionDecoder(options: options))
         } catch {
             bus.post(.notification(Self.adNotification(.adNotInserted, metadata: ["URL": ad.url, "DESCRIPTION": "ad \(ad.id): \(error)"], now: now)))
