@@ -136,8 +136,6 @@ import Testing
         subscription.cancel()
 
         #expect(report.isLive)
-        print("DIAG dropped", report.framesDropped, "rebuffers", report.rebuffers)
-        for e in collected.events where !e.kind.name.hasPrefix("frame") { print("DIAG", e.playerTime, e.kind.name) }
         let started = collected.events.compactMap { event -> String? in if case let .adStarted(info) = event.kind { return info.adId } else { return nil } }
         #expect(started.first == "ad-at-10", "the ad did not start: \(started)")
         #expect(report.rebuffers.isEmpty, "\(report.rebuffers)")
