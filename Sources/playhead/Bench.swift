@@ -6,7 +6,7 @@ import PlayheadCore
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Offline benchmarks.",
-        subcommands: [BenchABR.self, BenchAgreement.self]
+        subcommands: [BenchABR.self, BenchAgreement.self, BenchOptimum.self]
     )
 }
 
