@@ -40,6 +40,7 @@ import Testing
 
     @Test func parseErrorIsExitOneNamingLineAndColumn() async throws {
         let path = try write("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\n#EXTINF:4,\na.ts\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let text = await CLI.run(CLI.playhead, ["inspect", "playlist", path])
         #expect(text.status == 1)
         #expect(text.stderr.contains("line 3"), "\(text.stderr)")
@@ -53,6 +54,7 @@ import Testing
 
     @Test func warningsDoNotFail() async throws {
         let path = try write("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-BYTERANGE:100@0\n#EXTINF:4.5,\na.ts\n#EXT-X-ENDLIST\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let outcome = await CLI.run(CLI.playhead, ["inspect", "playlist", path, "--json"])
         #expect(outcome.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])

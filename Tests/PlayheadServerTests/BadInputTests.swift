@@ -16,7 +16,9 @@ import Testing
         settings.token = Self.token
         settings.maxBodyBytes = 512
         settings.maxSessions = 1
-        let manager = try SessionManager(dataDirectory: ServerFixtures.temporaryDirectory("bad-input"), maxSessions: 1)
+        let data = ServerFixtures.temporaryDirectory("bad-input")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let manager = try SessionManager(dataDirectory: data, maxSessions: 1)
         let router = APIRoutes.router(manager: manager, metrics: ServerMetrics(manager: manager), settings: settings)
         let app = Application(router: router)
         try await app.test(.router) { client in try await test(client, manager) }
