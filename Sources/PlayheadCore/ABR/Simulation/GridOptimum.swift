@@ -61,7 +61,8 @@ public struct GridOptimum: Sendable {
         var layer = GridLayer()
         let first = model.firstChunk(rung: initialRung)
         layer.append(time: first.time, buffer: first.buffer, rung: initialRung, value: first.value, parent: -1)
-        var history: [(rungs: [UInt8], parents: [Int32])] = [(layer.rungs, layer.parents)]
+        var history = RungHistory()
+        history.append(rungs: layer.rungs, parents: layer.parents)
         var stateCount = 1
         for chunk in 1..<max(1, count) {
             let remainder = Float(count - 1 - chunk) * top
@@ -94,18 +95,13 @@ public struct GridOptimum: Sendable {
                     chunk: chunk, count: count, model: &model))
             }
             stateCount += next.count
-            history.append((next.rungs, next.parents))
+            history.append(rungs: next.rungs, parents: next.parents)
             layer = next
         }
         guard let best = layer.values.indices.max(by: { layer.values[$0] < layer.values[$1] }) else {
             return Solution(value: -.infinity, rungs: [], stateCount: stateCount)
         }
-        var rungs = [Int](repeating: 0, count: history.count)
-        var slot = Int32(best)
-        for chunk in stride(from: history.count - 1, through: 0, by: -1) {
-            rungs[chunk] = Int(history[chunk].rungs[Int(slot)])
-            slot = history[chunk].parents[Int(slot)]
-        }
+        let rungs = history.sequence(endingAt: best)
         return Solution(value: Double(layer.values[best]), rungs: rungs, stateCount: stateCount)
     }
 
