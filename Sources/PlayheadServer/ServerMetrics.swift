@@ -31,13 +31,18 @@ public final class ServerMetrics: Sendable {
         ("process_cpu_seconds_total", "User and system CPU time of the daemon, seconds"),
     ]
 
+    /// A descriptor for a whole metric name (swift-prometheus joins its parts; the unit is in the name).
+    private static func descriptor(_ name: String, help: String = "") -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
+    }
+
     /// Creates the metrics of `manager`'s sessions.
     public init(manager: SessionManager) {
         self.manager = manager
         var counters: [String: Counter] = [:]
-        for (name, help) in Self.counterHelp { counters[name] = registry.makeCounter(name: name, help: help) }
+        for (name, help) in Self.counterHelp { counters[name] = registry.makeCounter(descriptor: Self.descriptor(name, help: help)) }
         self.counters = counters
-        rss = registry.makeGauge(name: "process_resident_memory_bytes", help: "Resident memory of the daemon, bytes")
+        rss = registry.makeGauge(descriptor: Self.descriptor("process_resident_memory_bytes", help: "Resident memory of the daemon, bytes"))
     }
 
     /// Refreshes every metric and returns the exposition text.
@@ -93,9 +98,9 @@ public final class ServerMetrics: Sendable {
             }
             for session in sessions {
                 let set = gauges[session.id] ?? [
-                    registry.makeGauge(name: "playhead_session_bitrate_bits_per_second", labels: [("session", session.id), ("kind", "profile")]),
-                    registry.makeGauge(name: "playhead_session_bitrate_bits_per_second", labels: [("session", session.id), ("kind", "observed")]),
-                    registry.makeGauge(name: "playhead_session_buffer_seconds", labels: [("session", session.id)]),
+                    registry.makeGauge(descriptor: Self.descriptor("playhead_session_bitrate_bits_per_second"), labels: [("session", session.id), ("kind", "profile")]),
+                    registry.makeGauge(descriptor: Self.descriptor("playhead_session_bitrate_bits_per_second"), labels: [("session", session.id), ("kind", "observed")]),
+                    registry.makeGauge(descriptor: Self.descriptor("playhead_session_buffer_seconds"), labels: [("session", session.id)]),
                 ]
                 gauges[session.id] = set
                 let info = session.player.playbackInformation
@@ -111,7 +116,7 @@ public final class ServerMetrics: Sendable {
         for session in manager.runningSessions { counts[session.player.status.rawValue, default: 0] += 1 }
         let statuses = PlayerStatus.allCases.map(\.rawValue) + [SessionStore.interruptedStatus]
         for status in statuses {
-            registry.makeGauge(name: "playhead_sessions", labels: [("status", status)]).set(to: Double(counts[status] ?? 0))
+            registry.makeGauge(descriptor: Self.descriptor("playhead_sessions"), labels: [("status", status)]).set(to: Double(counts[status] ?? 0))
         }
     }
 }
