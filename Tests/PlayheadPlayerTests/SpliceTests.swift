@@ -383,6 +383,22 @@ final class RecordingResolver: ContentResolver, @unchecked Sendable {
         #expect(report.adBoundaries.isEmpty && report.framesPresented["video"] == 900)
     }
 
+    @Test func theBytesOfAnAdPlaylistThatCannotBeParsedStillCount() async throws {
+        // A JSON file where the ad's playlist should be: fetched, unparsable, not inserted; its bytes
+        // are in the report, on top of what the same session downloads when the ad's URL is a 404.
+        // (The map's break at 10 s meets the content's own cue at 10 s, so the ad is tried twice.)
+        let missing = try await play("/cues/ts/vod.m3u8", ad: "/cues/missing.m3u8")
+        let unparsable = try await play("/cues/ts/vod.m3u8", ad: "/cues/admap.json")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: PlayerFixtures.streams + "/cues/admap.json")[.size] as? Int)
+        let attempts = unparsable.notifications.filter { $0.code == .adNotInserted && $0.metadata["DESCRIPTION"]?.contains("#EXTM3U") == true }.count
+        #expect(attempts > 0)
+        #expect(missing.notifications.filter { $0.code == .adNotInserted }.count == attempts)
+        for report in [missing, unparsable] {
+            #expect(report.adBoundaries.isEmpty && report.framesPresented["video"] == 900)
+        }
+        #expect(unparsable.bytesDownloaded - missing.bytesDownloaded == size * attempts)
+    }
+
     @Test func anAdOfANewerHLSVersionIsNotInserted() async throws {
         // The content's media playlist (version 3) with an ad whose multivariant playlist is version 6.
         let report = try await play("/cues/ts/vod.m3u8", ad: "/cues/ad/master.m3u8")

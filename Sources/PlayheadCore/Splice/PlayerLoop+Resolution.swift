@@ -147,6 +147,7 @@ extension MediaPlayer {
             return AdAsset(ad: ad, mediaURL: fetched.mediaURL, tracker: LivePlaylistTracker(first: fetched.media, loadedAt: now),
                            decoder: RenditionDecoder(options: options))
         } catch {
+            if let failure = error as? AdPlaylistFailure { report.bytesDownloaded += failure.bytes }
             bus.post(.notification(Self.adNotification(.adNotInserted, metadata: ["URL": ad.url, "DESCRIPTION": "ad \(ad.id): \(error)"], now: now)))
             return nil
         }
@@ -157,24 +158,31 @@ extension MediaPlayer {
     /// resolution runs it off the loop.
     static func fetchAdPlaylists(_ adURL: String, network: any PlayerNetwork, contentBitsPerSecond: Int?,
                                  at sessionSeconds: Double) async throws -> AdPlaylists {
-        let first = try await network.fetch(adURL, range: nil, at: sessionSeconds)
-        let parsed = try Playlist.parse(data: first.body).playlist
-        switch parsed {
-        case let .media(playlist):
-            return AdPlaylists(top: parsed, topURL: first.effectiveURL, media: playlist, mediaURL: first.effectiveURL,
-                               bytes: first.body.count)
-        case let .multivariant(multivariant):
-            guard !multivariant.variants.isEmpty else { throw PlayheadError.unexpectedPlaylist(url: adURL, detail: "no variants") }
-            let profile = HLSStreamProfile(playlist: parsed, url: first.effectiveURL)
-            let variant = contentBitsPerSecond.flatMap { AdRequirements.matchingVariant(ad: profile, contentBitsPerSecond: $0) }
-                ?? adVariant(multivariant.variants, matching: contentBitsPerSecond)
-            let url = try ResourceURL.resolve(variant.uri, against: first.effectiveURL)
-            let second = try await network.fetch(url, range: nil, at: sessionSeconds)
-            guard case let .media(playlist) = try Playlist.parse(data: second.body).playlist else {
-                throw PlayheadError.unexpectedPlaylist(url: url, detail: "ad variant is not a media playlist")
+        var bytes = 0
+        do {
+            let first = try await network.fetch(adURL, range: nil, at: sessionSeconds)
+            bytes += first.body.count
+            let parsed = try Playlist.parse(data: first.body).playlist
+            switch parsed {
+            case let .media(playlist):
+                return AdPlaylists(top: parsed, topURL: first.effectiveURL, media: playlist, mediaURL: first.effectiveURL,
+                                   bytes: bytes)
+            case let .multivariant(multivariant):
+                guard !multivariant.variants.isEmpty else { throw PlayheadError.unexpectedPlaylist(url: adURL, detail: "no variants") }
+                let profile = HLSStreamProfile(playlist: parsed, url: first.effectiveURL)
+                let variant = contentBitsPerSecond.flatMap { AdRequirements.matchingVariant(ad: profile, contentBitsPerSecond: $0) }
+                    ?? adVariant(multivariant.variants, matching: contentBitsPerSecond)
+                let url = try ResourceURL.resolve(variant.uri, against: first.effectiveURL)
+                let second = try await network.fetch(url, range: nil, at: sessionSeconds)
+                bytes += second.body.count
+                guard case let .media(playlist) = try Playlist.parse(data: second.body).playlist else {
+                    throw PlayheadError.unexpectedPlaylist(url: url, detail: "ad variant is not a media playlist")
+                }
+                return AdPlaylists(top: parsed, topURL: first.effectiveURL, media: playlist, mediaURL: second.effectiveURL,
+                                   bytes: bytes)
             }
-            return AdPlaylists(top: parsed, topURL: first.effectiveURL, media: playlist, mediaURL: second.effectiveURL,
-                               bytes: first.body.count + second.body.count)
+        } catch {
+            throw AdPlaylistFailure(underlying: error, bytes: bytes)
         }
     }
 
@@ -199,4 +207,14 @@ struct AdPlaylists: Sendable {
     var mediaURL: String
     /// Bytes fetched for both.
     var bytes: Int
+}
+
+/// An ad's playlists could not be used; carries what fetching them cost before the failure.
+struct AdPlaylistFailure: Error, CustomStringConvertible {
+    /// The fetch or parse error.
+    var underlying: any Error
+    /// Bytes fetched before it.
+    var bytes: Int
+    /// The underlying error's text, so notifications read as before.
+    var description: String { "\(underlying)" }
 }
