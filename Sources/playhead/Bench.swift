@@ -85,8 +85,9 @@ struct BenchABR: AsyncParsableCommand {
             let traces = try BandwidthTrace.loadDirectory(folder)
             let name = (folder as NSString).lastPathComponent
             let started = Date()
+            let progress = BenchProgress(name: name, total: traces.count)
             let results = await BenchRunner.run(traces: traces, video: video, settings: settings, policies: names,
-                                                solver: solver, workers: workers)
+                                                solver: solver, workers: workers, progress: progress.traceDone)
             let seconds = Date().timeIntervalSince(started)
             FileHandle.standardError.write(Data("\(name): \(traces.count) traces in \(String(format: "%.1f", seconds)) s (\(workers) workers)\n".utf8))
             sets.append(BenchSetResult(name: name, traces: results, policies: names))

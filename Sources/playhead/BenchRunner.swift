@@ -1,5 +1,6 @@
 import Foundation
 import PlayheadCore
+import Synchronization
 
 /// One policy's (or the optimum's) outcome on one trace.
 struct BenchRecord: Sendable, Codable {
@@ -47,13 +48,16 @@ struct BenchSetResult: Sendable {
 
 /// Runs policies and the optimum over traces on a few workers.
 enum BenchRunner {
+    /// - Parameter progress: called after each trace (from any worker).
     static func run(traces: [BandwidthTrace], video: ChunkVideo, settings: ChunkSimulationSettings, policies: [String],
-                    solver: OfflineOptimum?, workers: Int) async -> [BenchTraceResult] {
+                    solver: OfflineOptimum?, workers: Int, progress: (@Sendable () -> Void)? = nil) async -> [BenchTraceResult] {
         await withTaskGroup(of: [(Int, BenchTraceResult)].self) { group in
             for worker in 0..<workers {
                 group.addTask {
                     stride(from: worker, to: traces.count, by: workers).map { index in
-                        (index, evaluate(traces[index], video: video, settings: settings, policies: policies, solver: solver))
+                        let result = evaluate(traces[index], video: video, settings: settings, policies: policies, solver: solver)
+                        progress?()
+                        return (index, result)
                     }
                 }
             }
@@ -95,6 +99,33 @@ enum BenchReferences {
         switch name.lowercased() {
         case ForesightPolicy.referenceName: ForesightPolicy(trace: trace, settings: settings)
         default: nil
+        }
+    }
+}
+
+/// A progress line on standard error every tenth or so of a set's traces: how many are done and how long it took.
+/// Printed under the lock, so the lines come in order.
+final class BenchProgress: Sendable {
+    private let name: String
+    private let total: Int
+    private let every: Int
+    private let started = Date()
+    private let done = Mutex(0)
+
+    /// A progress line for a set of `total` traces, about ten lines in all.
+    init(name: String, total: Int) {
+        self.name = name
+        self.total = total
+        every = max(1, total / 10)
+    }
+
+    /// Counts one trace; prints on every `every`-th but the last (the set's summary line follows it).
+    func traceDone() {
+        done.withLock { count in
+            count += 1
+            guard count % every == 0, count < total else { return }
+            let line = String(format: "%@: %d/%d traces, %.1f s\n", name, count, total, Date().timeIntervalSince(started))
+            FileHandle.standardError.write(Data(line.utf8))
         }
     }
 }

@@ -66,6 +66,7 @@ import Testing
                                                    "--policies", "playhead,robustmpc", "--bootstrap", "50", "--out", folder + "/out"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         for row in ["| playhead |", "| robustmpc |", "| optimum |"] { #expect(outcome.stdout.contains(row), "\(row)") }
+        #expect(outcome.stderr.contains("traces: 1/2 traces"), "a progress line: \(outcome.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/out/abr-results.json"))) as? [[String: Any]])
         #expect(Set(json.compactMap { $0["policy"] as? String }) == ["playhead", "robustmpc", "optimum"])
         #expect(json.count == 6, "3 rows for each of 2 traces")
