@@ -51,20 +51,22 @@ extension MediaPlayer {
                         let result = await ResolutionRace.run(resolver, opportunity)
                         // The ads' playlists are fetched here, off the loop: on the real clock a slow ad
                         // server would otherwise hold up the loop turn that takes the answer in.
+                        // On the virtual clock an answer costs nothing, a timeout its full length, and the
+                        // ads' playlists what the network says their fetches took, one after the other.
+                        var cost = 0.0
+                        if case .timedOut = result.0, virtual { cost = resolver.timeoutSeconds }
                         if case let .resolved(breaks) = result.0 {
                             for url in Set(breaks.flatMap { $0.ads.map(\.url) }) {
                                 let fetched: Result<AdPlaylists, any Error>
                                 do {
                                     fetched = .success(try await Self.fetchAdPlaylists(url, network: network, contentBitsPerSecond: contentBitrate,
-                                                                                       at: startedAt))
+                                                                                       at: startedAt + cost))
                                 } catch { fetched = .failure(error) }
+                                if virtual { cost += fetched.fetchSeconds }
                                 box.setPlaylists(fetched, for: url)
                             }
                         }
                         box.result = result
-                        // On the virtual clock an answer costs nothing and a timeout its full length.
-                        var cost = 0.0
-                        if case .timedOut = result.0, virtual { cost = resolver.timeoutSeconds }
                         return .success(NetworkTransfer(url: "resolver:\(opportunity.id)", effectiveURL: "", status: 200, body: [],
                                                         seconds: cost, firstByteSeconds: 0, bytesOnWire: 0))
                     }
@@ -158,31 +160,33 @@ extension MediaPlayer {
     /// resolution runs it off the loop.
     static func fetchAdPlaylists(_ adURL: String, network: any PlayerNetwork, contentBitsPerSecond: Int?,
                                  at sessionSeconds: Double) async throws -> AdPlaylists {
-        var bytes = 0
+        var bytes = 0, seconds = 0.0
         do {
             let first = try await network.fetch(adURL, range: nil, at: sessionSeconds)
             bytes += first.body.count
+            seconds += first.seconds
             let parsed = try Playlist.parse(data: first.body).playlist
             switch parsed {
             case let .media(playlist):
                 return AdPlaylists(top: parsed, topURL: first.effectiveURL, media: playlist, mediaURL: first.effectiveURL,
-                                   bytes: bytes)
+                                   bytes: bytes, seconds: seconds)
             case let .multivariant(multivariant):
                 guard !multivariant.variants.isEmpty else { throw PlayheadError.unexpectedPlaylist(url: adURL, detail: "no variants") }
                 let profile = HLSStreamProfile(playlist: parsed, url: first.effectiveURL)
                 let variant = contentBitsPerSecond.flatMap { AdRequirements.matchingVariant(ad: profile, contentBitsPerSecond: $0) }
                     ?? adVariant(multivariant.variants, matching: contentBitsPerSecond)
                 let url = try ResourceURL.resolve(variant.uri, against: first.effectiveURL)
-                let second = try await network.fetch(url, range: nil, at: sessionSeconds)
+                let second = try await network.fetch(url, range: nil, at: sessionSeconds + seconds)
                 bytes += second.body.count
+                seconds += second.seconds
                 guard case let .media(playlist) = try Playlist.parse(data: second.body).playlist else {
                     throw PlayheadError.unexpectedPlaylist(url: url, detail: "ad variant is not a media playlist")
                 }
                 return AdPlaylists(top: parsed, topURL: first.effectiveURL, media: playlist, mediaURL: second.effectiveURL,
-                                   bytes: bytes)
+                                   bytes: bytes, seconds: seconds)
             }
         } catch {
-            throw AdPlaylistFailure(underlying: error, bytes: bytes)
+            throw AdPlaylistFailure(underlying: error, bytes: bytes, seconds: seconds)
         }
     }
 
@@ -207,6 +211,8 @@ struct AdPlaylists: Sendable {
     var mediaURL: String
     /// Bytes fetched for both.
     var bytes: Int
+    /// Seconds the fetches took, as the network reports them.
+    var seconds: Double
 }
 
 /// An ad's playlists could not be used; carries what fetching them cost before the failure.
@@ -215,6 +221,18 @@ struct AdPlaylistFailure: Error, CustomStringConvertible {
     var underlying: any Error
     /// Bytes fetched before it.
     var bytes: Int
+    /// Seconds the fetches before it took.
+    var seconds: Double
     /// The underlying error's text, so notifications read as before.
     var description: String { "\(underlying)" }
+}
+
+extension Result<AdPlaylists, any Error> {
+    /// Seconds the fetches took, whether or not the playlists could be used.
+    var fetchSeconds: Double {
+        switch self {
+        case let .success(playlists): playlists.seconds
+        case let .failure(error): (error as? AdPlaylistFailure)?.seconds ?? 0
+        }
+    }
 }
