@@ -56,7 +56,9 @@ extension MediaPlayer {
                         var cost = 0.0
                         if case .timedOut = result.0, virtual { cost = resolver.timeoutSeconds }
                         if case let .resolved(breaks) = result.0 {
-                            for url in Set(breaks.flatMap { $0.ads.map(\.url) }) {
+                            // In the order the answer lists them (a Set's order changes from run to run).
+                            var seen = Set<String>()
+                            for url in breaks.flatMap({ $0.ads.map(\.url) }) where seen.insert(url).inserted {
                                 let fetched: Result<AdPlaylists, any Error>
                                 do {
                                     fetched = .success(try await Self.fetchAdPlaylists(url, network: network, contentBitsPerSecond: contentBitrate,
