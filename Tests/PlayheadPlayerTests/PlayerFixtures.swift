@@ -45,6 +45,18 @@ enum PlayerFixtures {
         return Run(report: report, events: collected.events, presented: collected.frames)
     }
 
+    /// Demux mode from position 0, with the splice tests' ad map (resolved against `url`) as resolver:
+    /// the setup of the live-ad timing tests.
+    static func liveAdConfiguration(for url: String) throws -> PlayerConfiguration {
+        var configuration = PlayerConfiguration()
+        configuration.mode = .demux
+        configuration.startSeconds = 0
+        let factory = MediaPlayerClientFactory()
+        factory.register(resolver: AdMapResolver(map: try SpliceTests.adMap.resolvingURLs(against: url)))
+        configuration.ads = AdSettings(factory: factory)
+        return configuration
+    }
+
     /// The hash column of `ffmpeg -i url -map 0:v -f framemd5 -`.
     static func ffmpegHashes(_ url: String) async -> [String] { await ChildProcess.ffmpegHashes(url) }
 }

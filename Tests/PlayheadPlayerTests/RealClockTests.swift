@@ -117,13 +117,8 @@ import Testing
         defer { server.stop() }
         server.setFault(.delay(seconds: 1.5), forPath: "/cues/ad/master.m3u8", times: 1)
         let url = server.url("/cues/ts/master.m3u8")
-        var configuration = PlayerConfiguration()
-        configuration.mode = .demux
+        var configuration = try PlayerFixtures.liveAdConfiguration(for: url)
         configuration.perFrameEvents = true
-        configuration.startSeconds = 0
-        let factory = MediaPlayerClientFactory()
-        factory.register(resolver: AdMapResolver(map: try SpliceTests.adMap.resolvingURLs(against: url)))
-        configuration.ads = AdSettings(factory: factory)
         let client = HTTPClient()
         defer { client.shutdown() }
         // 8 s listed at the start, a segment more every 2 s: the cue at 10 s is listed at about 4 s of

@@ -27,12 +27,7 @@ struct SlowPathNetwork: PlayerNetwork {
         let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         defer { server.stop() }
         let url = server.url("/cues/ts/master.m3u8")
-        var configuration = PlayerConfiguration()
-        configuration.mode = .demux
-        configuration.startSeconds = 0
-        let factory = MediaPlayerClientFactory()
-        factory.register(resolver: AdMapResolver(map: try SpliceTests.adMap.resolvingURLs(against: url)))
-        configuration.ads = AdSettings(factory: factory)
+        let configuration = try PlayerFixtures.liveAdConfiguration(for: url)
         let client = HTTPClient()
         defer { client.shutdown() }
         let slow = SlowPathNetwork(inner: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50)),
