@@ -56,3 +56,56 @@ struct SlowPathNetwork: PlayerNetwork {
         #expect(slow.allSatisfy { $0 > at + 10 && $0 < at + 20 }, "the ad started at \(slow) with a 20 s playlist, \(at) with 1.5 s")
     }
 }
+
+/// On the virtual clock, what the player fetches in line before playback costs what the network says:
+/// the item's playlists, and a VOD's ad playlists.
+@Suite struct VirtualLoadChargeTests {
+    /// Plays `path` with `extraSeconds` added to every fetch of URLs ending in `suffix` and returns
+    /// the session times of the statuses reached.
+    func statusTimes(_ path: String, suffix: String, extraSeconds: Double,
+                     ads: Bool = false) async throws -> [PlayerStatus: Double] {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let url = server.url(path)
+        var configuration = PlayerConfiguration()
+        configuration.mode = .demux
+        if ads {
+            let factory = MediaPlayerClientFactory()
+            factory.register(resolver: AdMapResolver(map: try SpliceTests.adMap.resolvingURLs(against: url)))
+            configuration.ads = AdSettings(factory: factory)
+        }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let network = SlowPathNetwork(inner: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50)),
+                                      suffix: suffix, extraSeconds: extraSeconds)
+        let report = await MediaPlayer(url: url, configuration: configuration, driver: VirtualTimeDriver(), network: network).run()
+        #expect(report.finalStatus == .completed, "\(report.error ?? "")")
+        var times: [PlayerStatus: Double] = [:]
+        for record in report.statuses where times[record.status] == nil { times[record.status] = record.playerTime }
+        return times
+    }
+
+    @Test func theItemsPlaylistsDelayReadyByWhatTheyCost() async throws {
+        let free = try await statusTimes("/ts/master.m3u8", suffix: "/ts/master.m3u8", extraSeconds: 0)
+        let ready = try #require(free[.ready])
+        // Two fetches (multivariant, then media playlist) over a 50 Mbit/s link with an 80 ms round trip.
+        #expect(ready > 0.16 && ready < 0.2, "ready at \(ready) s")
+        // 3 s more on the multivariant playlist: everything after it, 3 s later. (Free, as it was,
+        // ready came at 0 s whatever the playlists cost.)
+        let slow = try await statusTimes("/ts/master.m3u8", suffix: "/ts/master.m3u8", extraSeconds: 3)
+        #expect(abs((slow[.initialized] ?? 0) - (free[.initialized] ?? 0) - 3) < 1e-9)
+        #expect(abs((slow[.ready] ?? 0) - ready - 3) < 1e-9)
+        #expect(abs((slow[.completed] ?? 0) - (free[.completed] ?? 0) - 3) < 1e-9)
+    }
+
+    @Test func aVODsAdPlaylistsDelayPlaybackByWhatTheyCost() async throws {
+        // Both of the map's breaks (at 10 s, and at the cue splice-17) are placed before playback, and
+        // each fetches its ad's multivariant playlist then: 5 s more on it is 10 s more before ready.
+        let quick = try await statusTimes("/cues/ts/master.m3u8", suffix: "/cues/ad/master.m3u8", extraSeconds: 0, ads: true)
+        let slow = try await statusTimes("/cues/ts/master.m3u8", suffix: "/cues/ad/master.m3u8", extraSeconds: 5, ads: true)
+        #expect(abs((slow[.initialized] ?? 0) - (quick[.initialized] ?? 0)) < 1e-9, "the item's playlists are not the ad's")
+        #expect(abs((slow[.ready] ?? 0) - (quick[.ready] ?? 0) - 10) < 1e-9)
+        #expect(abs((slow[.completed] ?? 0) - (quick[.completed] ?? 0) - 10) < 1e-9)
+    }
+}

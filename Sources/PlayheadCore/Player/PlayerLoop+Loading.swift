@@ -11,6 +11,7 @@ extension MediaPlayer {
         do {
             let first = try await network.fetch(itemURL, range: nil, at: now)
             record(first)
+            driver.advance(by: first.seconds)
             var media: MediaPlaylist
             var mediaURL = first.effectiveURL
             switch try parse(first) {
@@ -21,7 +22,7 @@ extension MediaPlayer {
                 if abr != nil, multivariant.variants.count > 1 {
                     let sorted = multivariant.variants.sorted { $0.bandwidth < $1.bandwidth }
                     state.ladder = VariantLadder(variants: try sorted.map { ($0.bandwidth, try ResourceURL.resolve($0.uri, against: first.effectiveURL)) })
-                    let index = decideVariant(now: now) ?? 0
+                    let index = decideVariant(now: driver.now) ?? 0
                     url = state.ladder!.variants[index].url
                     state.pendingSwitch = index
                 } else {
@@ -33,8 +34,9 @@ extension MediaPlayer {
                     notify(.bitrateChange, metadata: ["BITRATE": String(variant.bandwidth)], now: now)
                     url = try ResourceURL.resolve(variant.uri, against: first.effectiveURL)
                 }
-                let second = try await network.fetch(url, range: nil, at: now)
+                let second = try await network.fetch(url, range: nil, at: driver.now)
                 record(second)
+                driver.advance(by: second.seconds)
                 guard case let .media(playlist) = try parse(second) else {
                     throw PlayheadError.unexpectedPlaylist(url: url, detail: "variant \(url) is not a media playlist")
                 }

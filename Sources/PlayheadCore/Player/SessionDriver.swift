@@ -20,6 +20,10 @@ public protocol SessionDriver: AnyObject, Sendable {
     func cancel(_ id: Int)
     /// Makes a pending `wait` return early (a command arrived from outside).
     func wake()
+    /// Charges `seconds` of work the loop awaited in line rather than as a transfer (the item's
+    /// playlists, a VOD's ad playlists before playback): the virtual clock moves on by that much; on
+    /// the real clock the time has already passed, so nothing changes.
+    func advance(by seconds: Double)
 }
 
 /// Wall-clock session time; transfers run concurrently and report back when libcurl finishes.
@@ -113,6 +117,9 @@ public final class RealTimeDriver: SessionDriver, @unchecked Sendable {
         }
         resume?.resume()
     }
+
+    /// Nothing to do: the work's time passed on the wall clock while it ran.
+    public func advance(by seconds: Double) {}
 }
 
 /// Virtual session time: it jumps to the next thing that happens. A transfer fetches its bytes at
@@ -164,4 +171,11 @@ public final class VirtualTimeDriver: SessionDriver, @unchecked Sendable {
 
     /// Nothing to wake: the virtual clock never blocks.
     public func wake() {}
+
+    /// Moves the clock on by `seconds` (negative or non-finite amounts are ignored). A transfer booked
+    /// to complete within the jump completes at the next `wait`.
+    public func advance(by seconds: Double) {
+        guard seconds > 0, seconds.isFinite else { return }
+        lock.withLock { time += seconds }
+    }
 }

@@ -110,7 +110,7 @@ extension MediaPlayer {
                 var assets: [AdAsset] = []
                 var ads: [TimelineAd] = []
                 for ad in adBreak.ads {
-                    if let asset = await loadAdAsset(ad, breakId: adBreak.id, now: now, prefetched: prefetched[ad.url]) {
+                    if let asset = await loadAdAsset(ad, breakId: adBreak.id, prefetched: prefetched[ad.url]) {
                         assets.append(asset)
                         ads.append(ad)
                     }
@@ -128,13 +128,21 @@ extension MediaPlayer {
     /// rendition matching the content's bitrate; then the PSDK's advertising requirements (HLS version,
     /// target duration, audio-only stream, matching bitrate). Nil, with the notifications posted (nested
     /// under AD_NOT_INSERTED), when the ad cannot be played.
-    func loadAdAsset(_ ad: TimelineAd, breakId: String, now: Double, prefetched: Result<AdPlaylists, any Error>? = nil) async -> AdAsset? {
+    func loadAdAsset(_ ad: TimelineAd, breakId: String, prefetched: Result<AdPlaylists, any Error>? = nil) async -> AdAsset? {
         do {
             let fetched: AdPlaylists
             if let prefetched {
                 fetched = try prefetched.get()
             } else {
-                fetched = try await Self.fetchAdPlaylists(ad.url, network: network, contentBitsPerSecond: report.variantBandwidth, at: now)
+                // Fetched in line (a VOD's breaks before playback, a live pre-roll at the join): the
+                // virtual clock charges what the fetches took, as a live break's transfer does.
+                let result: Result<AdPlaylists, any Error>
+                do {
+                    result = .success(try await Self.fetchAdPlaylists(ad.url, network: network, contentBitsPerSecond: report.variantBandwidth,
+                                                                      at: driver.now))
+                } catch { result = .failure(error) }
+                driver.advance(by: result.fetchSeconds)
+                fetched = try result.get()
             }
             report.bytesDownloaded += fetched.bytes
             if let content = state.contentProfile {
@@ -148,11 +156,11 @@ extension MediaPlayer {
             }
             var options = decoder.options
             options.dump = nil
-            return AdAsset(ad: ad, mediaURL: fetched.mediaURL, tracker: LivePlaylistTracker(first: fetched.media, loadedAt: now),
+            return AdAsset(ad: ad, mediaURL: fetched.mediaURL, tracker: LivePlaylistTracker(first: fetched.media, loadedAt: driver.now),
                            decoder: RenditionDecoder(options: options))
         } catch {
             if let failure = error as? AdPlaylistFailure { report.bytesDownloaded += failure.bytes }
-            bus.post(.notification(Self.adNotification(.adNotInserted, metadata: ["URL": ad.url, "DESCRIPTION": "ad \(ad.id): \(error)"], now: now)))
+            bus.post(.notification(Self.adNotification(.adNotInserted, metadata: ["URL": ad.url, "DESCRIPTION": "ad \(ad.id): \(error)"], now: driver.now)))
             return nil
         }
     }
