@@ -48,7 +48,7 @@ import Testing
         #expect(live.position(atVirtual: 121) == .content(seconds: 121))
     }
 
-    @Test func adMapResolvesByCueIdThenTime() throws {
+    @Test func adMapResolvesByCueIdThenTime() async throws {
         let json = #"{"breaks":[{"cueId":"splice-7","ads":[{"url":"http://a/1.m3u8","duration":10}]},{"time":30,"ads":[{"url":"http://a/2.m3u8","duration":5,"id":"two"}]}]}"#
         let map = try AdMap.parse(Data(json.utf8))
         final class Catcher: ContentResolverDelegate, @unchecked Sendable {
@@ -73,5 +73,18 @@ import Testing
         #expect(factory.resolver(for: cue("x", 1)) != nil)
         factory.clearResolvers()
         #expect(factory.resolver(for: cue("x", 1)) == nil)
+
+        // As a server map it places the timed entry itself; a cue at that time then gets no break from
+        // it (an ad that failed there is not tried twice), while the cue-id entry still waits for its cue.
+        let placed = await resolver.resolveServerMap(contentDurationSeconds: 60, delegate: nil)
+        #expect(placed.breaks.map(\.contentSeconds) == [30])
+        catcher.breaks = []
+        resolver.process(cue("other", 30.2), delegate: catcher)
+        resolver.process(cue("splice-7", 12), delegate: catcher)
+        #expect(catcher.breaks.map(\.id) == ["splice-7"])
+        // A new item starts afresh.
+        resolver.prepare(isLive: false, joinPointSeconds: nil)
+        resolver.process(cue("other", 30.2), delegate: catcher)
+        #expect(catcher.breaks.map(\.id) == ["splice-7", "other"])
     }
 }

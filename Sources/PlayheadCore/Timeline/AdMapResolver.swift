@@ -33,8 +33,18 @@ public struct AdMap: Sendable, Equatable, Codable {
 
     /// The entry for `opportunity`, if any.
     public func entry(for opportunity: PlacementOpportunity) -> Entry? {
-        breaks.first { $0.cueId == opportunity.id }
-            ?? breaks.first { entry in entry.cueId == nil && entry.time.map { abs($0 - opportunity.contentSeconds) <= Self.timeToleranceSeconds } == true }
+        entryIndex(for: opportunity).map { breaks[$0] }
+    }
+
+    /// The index of the entry for `opportunity` (by cue id, else by time), leaving out the indices in
+    /// `excluded`.
+    public func entryIndex(for opportunity: PlacementOpportunity, excluding excluded: Set<Int> = []) -> Int? {
+        breaks.indices.first { !excluded.contains($0) && breaks[$0].cueId == opportunity.id }
+            ?? breaks.indices.first { index in
+                let entry = breaks[index]
+                return !excluded.contains(index) && entry.cueId == nil
+                    && entry.time.map { abs($0 - opportunity.contentSeconds) <= Self.timeToleranceSeconds } == true
+            }
     }
 
     /// How close a cue's time must be to an entry's `time`: 0.5 s.
@@ -42,9 +52,16 @@ public struct AdMap: Sendable, Equatable, Codable {
 }
 
 /// The built-in resolver over an `AdMap`: answers at once with the mapped ads, or with no break.
+///
+/// As a server map (a VOD's default mode) it places every entry with a `time` before playback; those
+/// entries are then the map's, and a content cue at the same time gets no break from them (the PSDK's
+/// server-map mode takes placement from the map), so an ad that failed there is not tried again.
 public final class AdMapResolver: ContentResolver, @unchecked Sendable {
     /// The map.
     public let map: AdMap
+    private let lock = NSLock()
+    /// Entries the server map placed.
+    private var placedByMap: Set<Int> = []
 
     /// Creates a resolver over `map`.
     public init(map: AdMap) { self.map = map }
@@ -52,12 +69,18 @@ public final class AdMapResolver: ContentResolver, @unchecked Sendable {
     /// Handles break starts.
     public func shouldHandle(_ opportunity: PlacementOpportunity) -> Bool { opportunity.kind == .breakStart }
 
-    /// Answers with the mapped break (empty when the map has none for this cue).
+    /// A new item: no entry is the server map's yet.
+    public func prepare(isLive: Bool, joinPointSeconds: Double?) { lock.withLock { placedByMap = [] } }
+
+    /// Answers with the mapped break (empty when the map has none for this cue, or the server map
+    /// already placed that entry).
     public func process(_ opportunity: PlacementOpportunity, delegate: any ContentResolverDelegate) {
-        guard let entry = map.entry(for: opportunity) else {
+        let placed = lock.withLock { placedByMap }
+        guard let index = map.entryIndex(for: opportunity, excluding: placed) else {
             delegate.resolver(self, didResolve: opportunity, into: [])
             return
         }
+        let entry = map.breaks[index]
         let ads = entry.ads.enumerated().map { index, ad in
             TimelineAd(id: ad.id ?? "\(opportunity.id)-\(index)", url: ad.url, durationSeconds: ad.duration)
         }
@@ -75,6 +98,7 @@ extension AdMapResolver: ServerMapResolver {
     public func resolveServerMap(contentDurationSeconds: Double?, delegate: (any ContentResolverDelegate)?) async -> ServerMapResolution {
         let breaks = map.breaks.enumerated().compactMap { index, entry -> AdBreak? in
             guard let time = entry.time else { return nil }
+            lock.withLock { _ = placedByMap.insert(index) }
             let ads = entry.ads.enumerated().map { adIndex, ad in
                 TimelineAd(id: ad.id ?? "map-\(index)-\(adIndex)", url: ad.url, durationSeconds: ad.duration)
             }
