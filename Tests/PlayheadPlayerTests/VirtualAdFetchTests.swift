@@ -62,8 +62,8 @@ struct SlowPathNetwork: PlayerNetwork {
 @Suite struct VirtualLoadChargeTests {
     /// Plays `path` with `extraSeconds` added to every fetch of URLs ending in `suffix` and returns
     /// the session times of the statuses reached.
-    func statusTimes(_ path: String, suffix: String, extraSeconds: Double,
-                     ads: Bool = false) async throws -> [PlayerStatus: Double] {
+    func statusTimes(_ path: String, suffix: String, extraSeconds: Double, ads: Bool = false,
+                     resolver: (any ContentResolver)? = nil) async throws -> (times: [PlayerStatus: Double], report: PlaybackReport) {
         MediaLog.level = .quiet
         let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         defer { server.stop() }
@@ -75,6 +75,11 @@ struct SlowPathNetwork: PlayerNetwork {
             factory.register(resolver: AdMapResolver(map: try SpliceTests.adMap.resolvingURLs(against: url)))
             configuration.ads = AdSettings(factory: factory)
         }
+        if let resolver {
+            let factory = MediaPlayerClientFactory()
+            factory.register(resolver: resolver)
+            configuration.ads = AdSettings(factory: factory)
+        }
         let client = HTTPClient()
         defer { client.shutdown() }
         let network = SlowPathNetwork(inner: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50)),
@@ -83,17 +88,17 @@ struct SlowPathNetwork: PlayerNetwork {
         #expect(report.finalStatus == .completed, "\(report.error ?? "")")
         var times: [PlayerStatus: Double] = [:]
         for record in report.statuses where times[record.status] == nil { times[record.status] = record.playerTime }
-        return times
+        return (times, report)
     }
 
     @Test func theItemsPlaylistsDelayReadyByWhatTheyCost() async throws {
-        let free = try await statusTimes("/ts/master.m3u8", suffix: "/ts/master.m3u8", extraSeconds: 0)
+        let free = try await statusTimes("/ts/master.m3u8", suffix: "/ts/master.m3u8", extraSeconds: 0).times
         let ready = try #require(free[.ready])
         // Two fetches (multivariant, then media playlist) over a 50 Mbit/s link with an 80 ms round trip.
         #expect(ready > 0.16 && ready < 0.2, "ready at \(ready) s")
         // 3 s more on the multivariant playlist: everything after it, 3 s later. (Free, as it was,
         // ready came at 0 s whatever the playlists cost.)
-        let slow = try await statusTimes("/ts/master.m3u8", suffix: "/ts/master.m3u8", extraSeconds: 3)
+        let slow = try await statusTimes("/ts/master.m3u8", suffix: "/ts/master.m3u8", extraSeconds: 3).times
         #expect(abs((slow[.initialized] ?? 0) - (free[.initialized] ?? 0) - 3) < 1e-9)
         #expect(abs((slow[.ready] ?? 0) - ready - 3) < 1e-9)
         #expect(abs((slow[.completed] ?? 0) - (free[.completed] ?? 0) - 3) < 1e-9)
@@ -102,10 +107,26 @@ struct SlowPathNetwork: PlayerNetwork {
     @Test func aVODsAdPlaylistsDelayPlaybackByWhatTheyCost() async throws {
         // Both of the map's breaks (at 10 s, and at the cue splice-17) are placed before playback, and
         // each fetches its ad's multivariant playlist then: 5 s more on it is 10 s more before ready.
-        let quick = try await statusTimes("/cues/ts/master.m3u8", suffix: "/cues/ad/master.m3u8", extraSeconds: 0, ads: true)
-        let slow = try await statusTimes("/cues/ts/master.m3u8", suffix: "/cues/ad/master.m3u8", extraSeconds: 5, ads: true)
+        let quick = try await statusTimes("/cues/ts/master.m3u8", suffix: "/cues/ad/master.m3u8", extraSeconds: 0, ads: true).times
+        let slow = try await statusTimes("/cues/ts/master.m3u8", suffix: "/cues/ad/master.m3u8", extraSeconds: 5, ads: true).times
         #expect(abs((slow[.initialized] ?? 0) - (quick[.initialized] ?? 0)) < 1e-9, "the item's playlists are not the ad's")
         #expect(abs((slow[.ready] ?? 0) - (quick[.ready] ?? 0) - 10) < 1e-9)
         #expect(abs((slow[.completed] ?? 0) - (quick[.completed] ?? 0) - 10) < 1e-9)
+    }
+
+    /// A resolver that takes every cue and never answers.
+    final class SilentResolver: ContentResolver, @unchecked Sendable {
+        func shouldHandle(_ opportunity: PlacementOpportunity) -> Bool { opportunity.kind == .breakStart }
+        func process(_ opportunity: PlacementOpportunity, delegate: any ContentResolverDelegate) {}
+        var timeoutSeconds: Double { 0.5 }
+    }
+
+    @Test func aVODsCueThatTimesOutDelaysPlaybackByTheTimeout() async throws {
+        let plain = try await statusTimes("/cues/ts/vod.m3u8", suffix: "none", extraSeconds: 0)
+        let silent = try await statusTimes("/cues/ts/vod.m3u8", suffix: "none", extraSeconds: 0, resolver: SilentResolver())
+        let timeouts = silent.report.notifications.filter { $0.code == .adTimeout }.count
+        #expect(timeouts >= 1)
+        #expect(abs((silent.times[.ready] ?? 0) - (plain.times[.ready] ?? 0) - 0.5 * Double(timeouts)) < 1e-9,
+                "each of the \(timeouts) cues waited its 0.5 s timeout")
     }
 }

@@ -31,6 +31,7 @@ extension MediaPlayer {
                 let outcome = await race.run(timeout: resolver.timeoutSeconds, cancel: { resolver.cancel() }) { race in
                     resolver.processPreroll(atContentSeconds: join, delegate: race)
                 }
+                chargeInlineTimeout(outcome, resolver)
                 await resolutionFinished(request, (outcome, race.warnings), now: driver.now)
             }
         }
@@ -73,10 +74,18 @@ extension MediaPlayer {
                                                         seconds: cost, firstByteSeconds: 0, bytesOnWire: 0))
                     }
                 } else {
-                    await resolutionFinished(opportunity, await ResolutionRace.run(resolver, opportunity), now: driver.now)
+                    let result = await ResolutionRace.run(resolver, opportunity)
+                    chargeInlineTimeout(result.0, resolver)
+                    await resolutionFinished(opportunity, result, now: driver.now)
                 }
             }
         }
+    }
+
+    /// A resolution awaited in line (a VOD's cues, a live pre-roll) that timed out cost the virtual
+    /// clock its full timeout, as a live break's does; an answer costs nothing.
+    private func chargeInlineTimeout(_ outcome: ResolutionOutcome, _ resolver: any ContentResolver) {
+        if case .timedOut = outcome { driver.advance(by: resolver.timeoutSeconds) }
     }
 
     /// The id of the server-map request.
