@@ -29,7 +29,7 @@ struct BenchABR: AsyncParsableCommand {
     @Option(help: "Folder of Pensieve's video_size_0…5 (default: constant-bitrate chunks on Pensieve's ladder).")
     var videoSizes: String?
 
-    @Option(help: "Comma-separated policy names (default: all). Known: \(ABRPolicies.names.joined(separator: ", ")); reference: foresight (Playhead's plan on the trace's true future; not causal).")
+    @Option(help: "Comma-separated policy names (default: all). Known: \(ABRPolicies.names.joined(separator: ", ")); references, not causal: foresight (Playhead's plan on the trace's true future), oracle-mean (its planner fed the true mean throughput of the next 5 chunks).")
     var policies: String?
 
     @Option(help: "Folder for the JSON records and SVG plots.")

@@ -92,12 +92,13 @@ enum BenchRunner {
 /// Non-causal reference rows: policies that read the trace's future, so only the benchmark can run them.
 enum BenchReferences {
     /// Their names, reported after the causal policies.
-    static let names = [ForesightPolicy.referenceName]
+    static let names = [ForesightPolicy.referenceName, MeanOraclePolicy.referenceName]
 
     /// The reference called `name` for a session over `trace`; nil for a name it does not know.
     static func make(_ name: String, trace: BandwidthTrace, settings: ChunkSimulationSettings) -> (any ABRPolicy)? {
         switch name.lowercased() {
         case ForesightPolicy.referenceName: ForesightPolicy(trace: trace, settings: settings)
+        case MeanOraclePolicy.referenceName: MeanOraclePolicy(trace: trace, settings: settings)
         default: nil
         }
     }

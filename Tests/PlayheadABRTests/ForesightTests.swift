@@ -30,4 +30,37 @@ import Testing
         #expect(causal.rebufferSeconds > 1, "the default did not stall (\(causal.rebufferSeconds) s): the case tests nothing")
         #expect(seen.rebufferSeconds < causal.rebufferSeconds / 2, "foresight \(seen.rebufferSeconds) s vs \(causal.rebufferSeconds) s")
     }
+
+    static func meanOracle(_ trace: BandwidthTrace, settings: ChunkSimulationSettings = .init()) -> ChunkSession {
+        ChunkSimulator.run(policy: MeanOraclePolicy(trace: trace, settings: settings), trace: trace, video: Synthetic.video,
+                           settings: settings)
+    }
+
+    @Test func theMeanOraclePredictsAConstantLinkExactly() {
+        // On a constant link the mean of the next chunks is the link's rate: the oracle's prediction is
+        // the planner's at that rate, so it plays exactly as the planner given the true figure.
+        let trace = BandwidthTrace(name: "constant-2", times: [0, 1], megabitsPerSecond: [2, 2])
+        let settings = ChunkSimulationSettings()
+        let oracle = Self.meanOracle(trace)
+        struct Known: ABRPolicy {
+            let name = "known"
+            let link: SimulatedLink
+            let planner = PlayheadPolicy().planner
+            mutating func choose(_ context: ABRContext) -> Int {
+                // The link's rate for a chunk of the last rung: its bits over its transfer time.
+                let bytes = Int(context.chunkBytes(ahead: 0, index: context.lastIndex ?? 0))
+                return planner.plan(context, predictedBitsPerSecond: Double(bytes * 8) / link.transferSeconds(bytes: bytes, startingAt: 0))
+            }
+            mutating func reset() {}
+        }
+        let fixed = ChunkSimulator.run(policy: Known(link: settings.link(trace)), trace: trace, video: Synthetic.video, settings: settings)
+        #expect(oracle.records.map(\.rung) == fixed.records.map(\.rung))
+        #expect(oracle.records.contains { $0.rung > 0 }, "a 2 Mbit/s link should climb off the lowest rung")
+    }
+
+    @Test func theMeanOracleSeesTheOutageComing() {
+        let oracle = Self.meanOracle(Synthetic.outage)
+        let causal = Synthetic.play(ABRPolicies.defaultName, Synthetic.outage)
+        #expect(oracle.rebufferSeconds < causal.rebufferSeconds / 2, "oracle \(oracle.rebufferSeconds) s vs \(causal.rebufferSeconds) s")
+    }
 }

@@ -38,11 +38,7 @@ public struct ForesightPolicy: ABRPolicy {
         let rungs = context.ladderBitsPerSecond.count
         let horizon = min(horizonCount, table.count)
         let megabits = context.ladderBitsPerSecond.map { Double($0) / 1_000_000 }
-        var start = PlaybackState()
-        start.sessionSeconds = context.sessionSeconds
-        // The simulator's trace position runs behind session time by one round trip per chunk so far.
-        start.tracePositionSeconds = context.sessionSeconds - link.roundTripSeconds * Double(context.segmentIndex)
-        start.bufferSeconds = context.bufferSeconds
+        let start = Self.state(at: context, link: link)
         var best = -Double.infinity
         var bestFirst = context.lastIndex ?? 0
         var choice = [Int](repeating: 0, count: horizon)
@@ -70,5 +66,15 @@ public struct ForesightPolicy: ABRPolicy {
         }
         search(0, start, first, 0)
         return bestFirst
+    }
+
+    /// The simulator's playback state at the decision `context` describes, on `link`.
+    static func state(at context: ABRContext, link: SimulatedLink) -> PlaybackState {
+        var state = PlaybackState()
+        state.sessionSeconds = context.sessionSeconds
+        // The simulator's trace position runs behind session time by one round trip per chunk so far.
+        state.tracePositionSeconds = context.sessionSeconds - link.roundTripSeconds * Double(context.segmentIndex)
+        state.bufferSeconds = context.bufferSeconds
+        return state
     }
 }
