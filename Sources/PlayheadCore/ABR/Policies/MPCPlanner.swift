@@ -17,7 +17,8 @@ public struct MPCPlanner: Sendable, Equatable {
     /// Whether the model clips the buffer at the context's maximum (time above it is idle, not buffer).
     public var capsBuffer = false
     /// Seconds of buffer the plan should end with; each second short of it costs
-    /// `terminalPenaltyPerSecond`. 0 (off) for RobustMPC.
+    /// `terminalPenaltyPerSecond`. 0 (off) for RobustMPC. A plan that reaches the end of the video
+    /// owes no margin: there is nothing after it to protect.
     public var terminalBufferSeconds = 0.0
     /// Cost per second short of ``terminalBufferSeconds`` at the horizon's end.
     public var terminalPenaltyPerSecond = 0.0
@@ -33,6 +34,8 @@ public struct MPCPlanner: Sendable, Equatable {
         let rungs = context.ladderBitsPerSecond.count
         var horizon = horizonCount
         if let known = context.knownUpcomingCount { horizon = min(horizon, known) }
+        let reachesEnd = context.knownUpcomingCount.map { $0 <= horizon } ?? false
+        let terminalPenaltyPerSecond = reachesEnd ? 0 : self.terminalPenaltyPerSecond
         guard horizon > 0, predictedBitsPerSecond > 0, rungs > 1 else { return context.lastIndex ?? 0 }
         let megabits = context.ladderBitsPerSecond.map { Double($0) / 1_000_000 }
         var seconds = [[Double]](repeating: [Double](repeating: 0, count: rungs), count: horizon)

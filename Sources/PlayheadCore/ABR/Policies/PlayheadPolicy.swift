@@ -8,6 +8,7 @@
 ///   ``defaultTerminalBufferSeconds`` buffered costs ``defaultTerminalPenaltyPerSecond`` per second short,
 ///   so that the look-ahead does not spend a margin it cannot see past. Both values were chosen by a
 ///   small sweep on the benchmark's own trace sets (see benchmarks/README.md): they are tuned, not derived.
+///   A plan that reaches the video's last chunk owes no margin, so the end of a VOD spends the buffer.
 public struct PlayheadPolicy: ABRPolicy {
     /// Throughputs averaged: 5.
     public static let defaultWindowCount = 5

@@ -4,7 +4,8 @@
 /// each one exactly through the simulator's own step (``PlaybackState/download(bytes:segmentSeconds:link:settings:)``
 /// on the very link the session runs on), then scores it as ``PlayheadPolicy`` scores its plans: QoE_lin
 /// of the horizon, less ``terminalPenaltyPerSecond`` per second that the plan ends short of
-/// ``terminalBufferSeconds``. It takes the first rung of the best plan and decides again at the next chunk.
+/// ``terminalBufferSeconds`` (no margin when the plan reaches the video's end). It takes the first rung of
+/// the best plan and decides again at the next chunk.
 ///
 /// It answers one question: how much of the gap between a policy and the offline optimum is the
 /// throughput prediction's, and how much the short horizon's. No player can run it: it reads the future.
@@ -46,7 +47,8 @@ public struct ForesightPolicy: ABRPolicy {
         let settings = settings
         let link = link
         let terminalBuffer = terminalBufferSeconds
-        let terminalPenalty = terminalPenaltyPerSecond
+        // As the planner: a plan that reaches the video's end owes no margin.
+        let terminalPenalty = table.count <= horizon ? 0 : terminalPenaltyPerSecond
 
         func search(_ depth: Int, _ state: PlaybackState, _ previous: Int, _ value: Double) {
             if depth == horizon {
