@@ -21,16 +21,14 @@ public struct ForesightPolicy: ABRPolicy {
     public var terminalBufferSeconds = PlayheadPolicy.defaultTerminalBufferSeconds
     /// Cost per second short of it, as the default policy: 1.
     public var terminalPenaltyPerSecond = PlayheadPolicy.defaultTerminalPenaltyPerSecond
-    private let link: SimulatedLink
-    private let settings: ChunkSimulationSettings
+    private let future: TrueFuture
 
     /// Creates the reference for one session.
     /// - Parameters:
     ///   - trace: The trace the session plays over.
     ///   - settings: The simulator's conventions (the same the session runs with).
     public init(trace: BandwidthTrace, settings: ChunkSimulationSettings) {
-        self.link = settings.link(trace)
-        self.settings = settings
+        future = TrueFuture(trace: trace, settings: settings)
     }
 
     /// The first rung of the best plan played on the true future.
@@ -39,13 +37,12 @@ public struct ForesightPolicy: ABRPolicy {
         let rungs = context.ladderBitsPerSecond.count
         let horizon = min(horizonCount, table.count)
         let megabits = context.ladderBitsPerSecond.map { Double($0) / 1_000_000 }
-        let start = Self.state(at: context, link: link)
+        let start = future.state(at: context)
         var best = -Double.infinity
         var bestFirst = context.lastIndex ?? 0
         var choice = [Int](repeating: 0, count: horizon)
         let first = context.lastIndex ?? 0
-        let settings = settings
-        let link = link
+        let future = future
         let terminalBuffer = terminalBufferSeconds
         // As the planner: a plan that reaches the video's end owes no margin.
         let terminalPenalty = table.count <= horizon ? 0 : terminalPenaltyPerSecond
@@ -58,8 +55,7 @@ public struct ForesightPolicy: ABRPolicy {
             }
             for rung in 0..<rungs {
                 var next = state
-                let outcome = next.download(bytes: table[depth][rung], segmentSeconds: context.segmentSeconds,
-                                            link: link, settings: settings)
+                let outcome = future.download(table[depth][rung], segmentSeconds: context.segmentSeconds, from: &next)
                 let gain = megabits[rung] - MPCPlanner.defaultRebufferPenalty * outcome.rebufferSeconds
                     - abs(megabits[rung] - megabits[previous])
                 choice[depth] = rung
@@ -68,15 +64,5 @@ public struct ForesightPolicy: ABRPolicy {
         }
         search(0, start, first, 0)
         return bestFirst
-    }
-
-    /// The simulator's playback state at the decision `context` describes, on `link`.
-    static func state(at context: ABRContext, link: SimulatedLink) -> PlaybackState {
-        var state = PlaybackState()
-        state.sessionSeconds = context.sessionSeconds
-        // The simulator's trace position runs behind session time by one round trip per chunk so far.
-        state.tracePositionSeconds = context.sessionSeconds - link.roundTripSeconds * Double(context.segmentIndex)
-        state.bufferSeconds = context.bufferSeconds
-        return state
     }
 }

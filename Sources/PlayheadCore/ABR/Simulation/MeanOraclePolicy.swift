@@ -18,27 +18,24 @@ public struct MeanOraclePolicy: ABRPolicy {
     public var horizonCount = MPCPlanner.defaultHorizonCount
     /// The plan: the default policy's (5 chunks, 12 s terminal margin, buffer capped).
     public var planner = PlayheadPolicy().planner
-    private let link: SimulatedLink
-    private let settings: ChunkSimulationSettings
+    private let future: TrueFuture
 
     /// Creates the reference for one session.
     /// - Parameters:
     ///   - trace: The trace the session plays over.
     ///   - settings: The simulator's conventions (the same the session runs with).
     public init(trace: BandwidthTrace, settings: ChunkSimulationSettings) {
-        self.link = settings.link(trace)
-        self.settings = settings
+        future = TrueFuture(trace: trace, settings: settings)
     }
 
     /// The first rung of the planner's best plan at the true mean throughput of the next chunks.
     public mutating func choose(_ context: ABRContext) -> Int {
         guard let table = context.upcomingChunkBytes, !table.isEmpty else { return context.lastIndex ?? 0 }
         let rung = context.lastIndex ?? 0
-        var state = ForesightPolicy.state(at: context, link: link)
+        var state = future.state(at: context)
         var bytes = 0.0, seconds = 0.0
         for chunk in table.prefix(horizonCount) {
-            seconds += state.download(bytes: chunk[rung], segmentSeconds: context.segmentSeconds, link: link,
-                                      settings: settings).downloadSeconds
+            seconds += future.download(chunk[rung], segmentSeconds: context.segmentSeconds, from: &state).downloadSeconds
             bytes += Double(chunk[rung])
         }
         guard seconds > 0 else { return rung }
