@@ -10,6 +10,20 @@ import Testing
                             loadedAt: 0)
     }
 
+    @Test func aNegativeEXTINFCountsAsZeroSoTheTimelineNeverRunsBackwards() throws {
+        // The parser keeps -3 (with a warning); the timeline does not: the VOD spans 0…6 s.
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:-3,\na.ts\n#EXTINF:6,\nb.ts\n#EXT-X-ENDLIST\n"
+        guard case let .media(playlist) = try Playlist.parse(data: Array(text.utf8)).playlist else {
+            Issue.record("not a media playlist")
+            return
+        }
+        #expect(playlist.segments[0].duration == -3)
+        let tracker = LivePlaylistTracker(first: playlist, loadedAt: 0)
+        #expect(tracker.segments.map(\.startSeconds) == [0, 0])
+        #expect(tracker.segments.map(\.durationSeconds) == [0, 6])
+        #expect(tracker.seekableRange() == 0...6)
+    }
+
     @Test func startWithoutHintsIsThreeTargetDurationsFromTheEnd() throws {
         #expect(try live().startPosition() == (42, 107))
     }

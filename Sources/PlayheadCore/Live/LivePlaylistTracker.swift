@@ -50,11 +50,12 @@ public struct LivePlaylistTracker: Sendable {
         playlist = first
         var startSeconds = 0.0
         segments = first.segments.map { segment in
-            defer { startSeconds += segment.duration }
-            return TrackedSegment(mediaSequence: segment.mediaSequence,
-                                  discontinuitySequence: segment.discontinuitySequence,
-                                  startSeconds: startSeconds, durationSeconds: segment.duration,
-                                  segment: segment)
+            let tracked = TrackedSegment(mediaSequence: segment.mediaSequence,
+                                         discontinuitySequence: segment.discontinuitySequence,
+                                         startSeconds: startSeconds, durationSeconds: segment.duration,
+                                         segment: segment)
+            startSeconds += tracked.durationSeconds
+            return tracked
         }
         endListSeen = first.endList
         lastLoadSeconds = seconds

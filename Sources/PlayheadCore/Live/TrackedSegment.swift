@@ -21,14 +21,15 @@ public struct TrackedSegment: Sendable, Equatable {
     ///   - mediaSequence: the media sequence number.
     ///   - discontinuitySequence: the discontinuity sequence number.
     ///   - startSeconds: content start time in seconds.
-    ///   - durationSeconds: duration in seconds.
+    ///   - durationSeconds: duration in seconds; a negative one (which the parser accepts with a warning)
+    ///     counts as 0, so the timeline never runs backwards.
     ///   - segment: the parsed segment.
     public init(mediaSequence: Int, discontinuitySequence: Int, startSeconds: Double,
                 durationSeconds: Double, segment: MediaSegment) {
         self.mediaSequence = mediaSequence
         self.discontinuitySequence = discontinuitySequence
         self.startSeconds = startSeconds
-        self.durationSeconds = durationSeconds
+        self.durationSeconds = durationSeconds > 0 ? durationSeconds : 0
         self.segment = segment
     }
 
