@@ -91,6 +91,9 @@ enum PlaySummary {
             lines.append(String(format: "  time to first frame %.3f s, observed bitrate %.0f bit/s", info.timeToFirstFrameSeconds ?? 0, info.observedBitrate ?? 0))
         }
         lines.append(String(format: "  EXTINF %.3f s vs media %.3f s (drift %.3f s)", r.manifestSeconds, r.mediaSeconds, r.driftSeconds))
+        if let first = r.damage.first {
+            lines.append("  damaged: \(r.damage.count) (first: \(first))")
+        }
         if let error = r.error { lines.append("  error: \(error)") }
         return lines.joined(separator: "\n") + "\n"
     }

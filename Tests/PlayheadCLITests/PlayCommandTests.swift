@@ -90,4 +90,34 @@ import Testing
         #expect(await CLI.run(CLI.playhead, ["play", "x", "--seek", "nonsense"]).status == 2)
         #expect(await CLI.run(CLI.playhead, ["play", "x", "--clock", "real", "--trace", "t.txt"]).status == 2)
     }
+
+    /// Playlists that cannot play end with an error naming what is wrong, not a session that waits
+    /// for ever; odd ones that can play, play. (The first two hung, and the negative EXTINF crashed.)
+    @Test(.timeLimit(.minutes(1))) func brokenPlaylistsEndWithAClearErrorNotAHang() async throws {
+        let folder = NSTemporaryDirectory() + "playhead-broken-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let good = CLI.streams + "/ts/v0/seg000.ts"
+        try Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: URL(fileURLWithPath: folder + "/noise.ts"))
+        func write(_ name: String, _ body: String) throws -> String {
+            let path = folder + "/" + name
+            try ("#EXTM3U\n#EXT-X-TARGETDURATION:4\n" + body + "#EXT-X-ENDLIST\n").write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let empty = await CLI.run(CLI.playhead, ["play", try write("empty.m3u8", "")])
+        #expect(empty.status == 1)
+        #expect(empty.stderr.contains("empty.m3u8") && empty.stderr.contains("lists no segments"), "\(empty.stderr)")
+
+        let noise = await CLI.run(CLI.playhead, ["play", try write("noise.m3u8", "#EXTINF:4,\nnoise.ts\n")])
+        #expect(noise.status == 1)
+        #expect(noise.stderr.contains("nothing to play") && noise.stderr.contains("noise.ts"), "\(noise.stderr)")
+
+        let negative = await CLI.run(CLI.playhead, ["play", try write("negative.m3u8", "#EXTINF:-3,\n\(good)\n")])
+        #expect(negative.status == 0, "\(negative.stderr)")
+        #expect(negative.stderr.contains("completed") && negative.stderr.contains("120 video"), "\(negative.stderr)")
+
+        let tail = await CLI.run(CLI.playhead, ["play", try write("tail.m3u8", "#EXTINF:4,\n\(good)\n#EXTINF:4,\nnoise.ts\n")])
+        #expect(tail.status == 0, "\(tail.stderr)")
+        #expect(tail.stderr.contains("completed") && tail.stderr.contains("damaged: 1 (first: file://"), "\(tail.stderr)")
+    }
 }

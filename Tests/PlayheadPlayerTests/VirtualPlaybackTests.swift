@@ -89,6 +89,28 @@ import Testing
         #expect(stalls.count == report.rebuffers.count)
     }
 
+    @Test func aStallBeforeSegmentsThatGiveNoFramesEndsTheItemThere() async throws {
+        // One good 4 s segment, then 1 MB of noise that takes 16 s at 0.5 Mbit/s: playback stalls at
+        // 4 s waiting for it, and when it turns out to hold nothing there is nothing left to resume
+        // with. The item completes at 4 s, the stall closed unresumed. (It used to wait for ever.)
+        // Demux mode: no decoder holds frames back to be drained at the end.
+        let folder = NSTemporaryDirectory() + "playhead-stall-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: URL(fileURLWithPath: folder + "/noise.ts"))
+        let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\n\(PlayerFixtures.streams)/ts/v0/seg000.ts\n#EXTINF:4,\nnoise.ts\n#EXT-X-ENDLIST\n"
+        try playlist.write(toFile: folder + "/index.m3u8", atomically: true, encoding: .utf8)
+        let run = await PlayerFixtures.playVirtual("file://" + folder + "/index.m3u8", configure: { $0.mode = .demux },
+                                                   link: PlayerFixtures.link(megabits: 0.5), maxSessionSeconds: 120)
+        let report = run.report
+        #expect(report.finalStatus == .completed, "\(report.statuses.map(\.status))")
+        #expect(report.framesPresented["video"] == 120)
+        #expect(abs(report.positionSeconds - 4) < 0.05)
+        #expect(report.damage.count == 1 && report.damage[0].contains("noise.ts"))
+        let stall = try #require(report.rebuffers.first)
+        #expect(report.rebuffers.count == 1 && stall.endSeconds == nil && stall.durationSeconds > 10, "\(report.rebuffers)")
+    }
+
     @Test func demuxModePresentsFromPacketTimestamps() async throws {
         let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         defer { server.stop() }

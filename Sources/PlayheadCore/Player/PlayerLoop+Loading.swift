@@ -55,6 +55,9 @@ extension MediaPlayer {
                 state.contentProfile = HLSStreamProfile(playlist: top, mediaPlaylists: [media], url: first.effectiveURL)
             }
             let tracker = state.tracker ?? LivePlaylistTracker(first: media, loadedAt: driver.now)
+            if !tracker.isLive, tracker.segments.isEmpty {
+                throw PlayheadError.unexpectedPlaylist(url: mediaURL, detail: "the playlist has ended (EXT-X-ENDLIST) and lists no segments: nothing to play")
+            }
             state.tracker = tracker
             report.isLive = tracker.isLive
             bus.post(.playlistLoaded(url: mediaURL, segments: media.segments.count, changed: true))

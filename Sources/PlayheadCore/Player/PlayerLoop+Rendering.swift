@@ -114,6 +114,10 @@ extension MediaPlayer {
     /// Starts the clock when playback is wanted and enough is buffered (start, after a seek, after a rebuffer).
     func updateBuffering(now: Double) {
         guard state.wantsPlay, state.status == .playing, !state.clockRunning else { return }
+        if state.endLoaded, state.drained, frames.count == 0 {
+            endWithNothingLeft(now: now)
+            return
+        }
         let position = state.anchorPosition
         let needed = state.stall != nil ? configuration.buffer.resumeSeconds : configuration.buffer.startSeconds
         let enough = buffer.level(at: position) >= needed || (state.endLoaded && frames.peek(masterKind) != nil)
@@ -123,6 +127,22 @@ extension MediaPlayer {
         if let tracker = state.tracker, tracker.isLive, !state.started,
            tracker.liveEdgeSeconds - position < tracker.holdBackSeconds - 1e-6 { return }
         if let stall = state.stall { closeRebuffer(stall, at: now, resumed: true) }
+        state.anchorTime = now
+        state.clockRunning = true
+    }
+
+    /// Playback waits to start (or to resume) but everything is loaded and decoded and no frame is
+    /// left: no segment gave one (an error naming the playlist, with the damage already reported per
+    /// segment), or none did after the playhead (the item completes where the last frame ended), rather
+    /// than wait for media that will never come.
+    func endWithNothingLeft(now: Double) {
+        guard state.presentedEnd != nil else {
+            let description = "nothing to play: the \(report.segmentsDownloaded) segment(s) loaded from \(state.mediaURL) gave no "
+                + "\(masterKind.rawValue)" + (report.damage.isEmpty ? "" : " (\(report.damage.count) damaged: \(report.damage[0]))")
+            fail(PlayerNotification.make(.playbackError, metadata: ["URL": state.mediaURL, "DESCRIPTION": description], playerTime: now), now: now)
+            return
+        }
+        if let stall = state.stall { closeRebuffer(stall, at: now, resumed: false) }
         state.anchorTime = now
         state.clockRunning = true
     }
