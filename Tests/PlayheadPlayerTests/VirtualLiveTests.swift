@@ -13,9 +13,11 @@ struct VirtualLiveNetwork: PlayerNetwork {
     let segmentBase: String
     let window: Int
     let segmentCount = 8
+    /// The origin stops adding segments after this many (and never ends the playlist); nil: it does not.
+    var frozenAfter: Int?
 
     func playlist(at seconds: Double) -> String {
-        let available = min(segmentCount, Int((seconds + 1e-9) / 4))
+        let available = min(frozenAfter ?? segmentCount, segmentCount, Int((seconds + 1e-9) / 4))
         let first = max(0, available - window)
         var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:\(first)\n"
         for index in first..<max(first, available) {
@@ -33,14 +35,14 @@ struct VirtualLiveNetwork: PlayerNetwork {
 }
 
 @Suite struct VirtualLiveTests {
-    func play(window: Int, scheduled: [ScheduledCommand] = []) async throws -> PlayerFixtures.Run {
+    func play(window: Int, frozenAfter: Int? = nil, scheduled: [ScheduledCommand] = []) async throws -> PlayerFixtures.Run {
         MediaLog.level = .quiet
         let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         defer { server.stop() }
         let client = HTTPClient()
         defer { client.shutdown() }
         let network = VirtualLiveNetwork(inner: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50)),
-                                         segmentBase: server.url("/ts/v0"), window: window)
+                                         segmentBase: server.url("/ts/v0"), window: window, frozenAfter: frozenAfter)
         let player = MediaPlayer(url: "http://origin.invalid/live.m3u8", driver: VirtualTimeDriver(), network: network, scheduled: scheduled)
         let collected = Collected()
         let subscription = player.bus.subscribe { collected.append($0) }
@@ -73,6 +75,21 @@ struct VirtualLiveNetwork: PlayerNetwork {
             run.events.map { $0.jsonLine(includeWallClock: false).replacingOccurrences(of: #"127\.0\.0\.1:\d+"#, with: "HOST", options: .regularExpression) }
         }
         #expect(lines(second) == lines(run))
+    }
+
+    @Test func aLivePlaylistThatStopsChangingEndsInAnErrorOnceTheBufferRunsDry() async throws {
+        // Segments 0–3 appear by 16 s, then the origin freezes without an ENDLIST. Playback (which
+        // starts three target durations behind the edge) plays what is listed and stalls; 3.5 target
+        // durations (14 s) after the last change the session ends with an error naming the playlist.
+        // (It used to wait for ever.)
+        let run = try await play(window: 6, frozenAfter: 4)
+        let report = run.report
+        #expect(report.finalStatus == .error)
+        let error = try #require(report.error)
+        #expect(error.contains("http://origin.invalid/live.m3u8") && error.contains("has not changed"), "\(error)")
+        #expect(report.framesPresented["video", default: 0] > 0, "what was listed played first")
+        let failedAt = try #require(report.statuses.last?.playerTime)
+        #expect(failedAt >= 16 + 14 && failedAt < 16 + 14 + 4, "failed at \(failedAt) s")
     }
 
     @Test func fallingBehindTheWindowIsDetectedAndRecovered() async throws {

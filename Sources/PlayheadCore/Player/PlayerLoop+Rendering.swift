@@ -190,6 +190,20 @@ extension MediaPlayer {
         if let frame = item.frame, frame.md5 != nil { onPresentedFrame?(frame) }
     }
 
+    /// A live playlist that has stopped changing (``LivePlaylistTracker/isStuck(at:)``: 3.5 target
+    /// durations since the last change, ExoPlayer's rule) while playback waits for media ends the session
+    /// with an error naming the playlist, rather than waiting for ever (for the window to grow past the
+    /// hold-back, or for the next segment). Playback still running on what is buffered goes on until it
+    /// runs dry.
+    func checkLiveStuck(now: Double) {
+        guard let tracker = state.tracker, tracker.isStuck(at: now), state.wantsPlay, state.status == .playing,
+              !state.clockRunning, state.adCursor == nil else { return }
+        let unchanged = now - tracker.lastChangeSeconds
+        let description = String(format: "the live playlist %@ has not changed for %.1f s (%.1f target durations of %.0f s) and playback is waiting for media",
+                                 state.mediaURL, unchanged, unchanged / tracker.targetDurationSeconds, tracker.targetDurationSeconds)
+        fail(PlayerNotification.make(.playbackError, metadata: ["URL": state.mediaURL, "DESCRIPTION": description], playerTime: now), now: now)
+    }
+
     /// A rebuffer starts when the playhead reaches the end of the buffered media before the end of the item.
     func checkStall(now: Double) {
         guard state.clockRunning, !state.endLoaded, frames.peek(masterKind) == nil else { return }

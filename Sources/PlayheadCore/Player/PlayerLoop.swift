@@ -60,6 +60,7 @@ extension MediaPlayer {
         presentDue(now: now)
         buffer.trimBack(position: state.position(at: now))
         checkStall(now: now)
+        checkLiveStuck(now: now)
         checkCompletion(now: now)
         if let sample = qos.sampleIfDue(at: now) { report.samples.append(sample) }
         let position = state.position(at: now)
