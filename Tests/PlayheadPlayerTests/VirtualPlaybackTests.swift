@@ -89,19 +89,41 @@ import Testing
         #expect(stalls.count == report.rebuffers.count)
     }
 
-    @Test func aStallBeforeSegmentsThatGiveNoFramesEndsTheItemThere() async throws {
-        // One good 4 s segment, then 1 MB of noise that takes 16 s at 0.5 Mbit/s: playback stalls at
-        // 4 s waiting for it, and when it turns out to hold nothing there is nothing left to resume
-        // with. The item completes at 4 s, the stall closed unresumed. (It used to wait for ever.)
-        // Demux mode: no decoder holds frames back to be drained at the end.
-        let folder = NSTemporaryDirectory() + "playhead-stall-\(UUID().uuidString)"
+    /// A folder holding a VOD of one good 4 s segment then 1 MB of noise; `body` gets its playlist URL.
+    func withGoodThenNoise(_ body: (String) async throws -> Void) async throws {
+        let folder = NSTemporaryDirectory() + "playhead-noise-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: URL(fileURLWithPath: folder + "/noise.ts"))
         let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\n\(PlayerFixtures.streams)/ts/v0/seg000.ts\n#EXTINF:4,\nnoise.ts\n#EXT-X-ENDLIST\n"
         try playlist.write(toFile: folder + "/index.m3u8", atomically: true, encoding: .utf8)
-        let run = await PlayerFixtures.playVirtual("file://" + folder + "/index.m3u8", configure: { $0.mode = .demux },
-                                                   link: PlayerFixtures.link(megabits: 0.5), maxSessionSeconds: 120)
+        try await body("file://" + folder + "/index.m3u8")
+    }
+
+    @Test func aSeekIntoSegmentsThatGiveNoFramesCompletesAtTheTarget() async throws {
+        // Seek at 1 s to 6 s, inside the noise: nothing is left to play there, but content did play
+        // before, so the item completes at 6 s rather than failing as if nothing could ever play.
+        try await withGoodThenNoise { url in
+            let run = await PlayerFixtures.playVirtual(url, configure: { $0.mode = .demux },
+                                                       scheduled: [ScheduledCommand(atPositionSeconds: 1, action: .seek(toSeconds: 6))],
+                                                       maxSessionSeconds: 120)
+            #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+            #expect(abs(run.report.positionSeconds - 6) < 0.05)
+            #expect(run.report.error == nil)
+        }
+    }
+
+    @Test func aStallBeforeSegmentsThatGiveNoFramesEndsTheItemThere() async throws {
+        // One good 4 s segment, then 1 MB of noise that takes 16 s at 0.5 Mbit/s: playback stalls at
+        // 4 s waiting for it, and when it turns out to hold nothing there is nothing left to resume
+        // with. The item completes at 4 s, the stall closed unresumed. (It used to wait for ever.)
+        // Demux mode: no decoder holds frames back to be drained at the end.
+        var captured: PlayerFixtures.Run?
+        try await withGoodThenNoise { url in
+            captured = await PlayerFixtures.playVirtual(url, configure: { $0.mode = .demux },
+                                                        link: PlayerFixtures.link(megabits: 0.5), maxSessionSeconds: 120)
+        }
+        let run = try #require(captured)
         let report = run.report
         #expect(report.finalStatus == .completed, "\(report.statuses.map(\.status))")
         #expect(report.framesPresented["video"] == 120)

@@ -56,7 +56,7 @@ extension MediaPlayer {
             }
             let tracker = state.tracker ?? LivePlaylistTracker(first: media, loadedAt: driver.now)
             if !tracker.isLive, tracker.segments.isEmpty {
-                throw PlayheadError.unexpectedPlaylist(url: mediaURL, detail: "the playlist has ended (EXT-X-ENDLIST) and lists no segments: nothing to play")
+                throw PlayheadError.unexpectedPlaylist(url: mediaURL, detail: "the playlist is VOD or has ended, and lists no segments: nothing to play")
             }
             state.tracker = tracker
             report.isLive = tracker.isLive

@@ -132,11 +132,11 @@ extension MediaPlayer {
     }
 
     /// Playback waits to start (or to resume) but everything is loaded and decoded and no frame is
-    /// left: no segment gave one (an error naming the playlist, with the damage already reported per
-    /// segment), or none did after the playhead (the item completes where the last frame ended), rather
-    /// than wait for media that will never come.
+    /// left: nothing has played in the whole session (an error naming the playlist, with the damage
+    /// already reported per segment), or nothing is left after the playhead (the item completes there),
+    /// rather than wait for media that will never come.
     func endWithNothingLeft(now: Double) {
-        guard state.presentedEnd != nil else {
+        guard report.framesPresented[masterKind.rawValue, default: 0] > 0 else {
             let description = "nothing to play: the \(report.segmentsDownloaded) segment(s) loaded from \(state.mediaURL) gave no "
                 + "\(masterKind.rawValue)" + (report.damage.isEmpty ? "" : " (\(report.damage.count) damaged: \(report.damage[0]))")
             fail(PlayerNotification.make(.playbackError, metadata: ["URL": state.mediaURL, "DESCRIPTION": description], playerTime: now), now: now)
