@@ -21,7 +21,7 @@ func pod(_ durations: [Double], server: AdServer) -> String {
         let server = try AdServer()
         defer { server.stop() }
         server.register(pod([10, 10, 10], server: server), at: "/vast")
-        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: true)
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: true, timeoutSeconds: generousResolverTimeout)
         let delegate = RecordingDelegate()
         let opportunity = cue("splice-7", at: 120, duration: 30)
         #expect(resolver.shouldHandle(opportunity))
@@ -43,7 +43,7 @@ func pod(_ durations: [Double], server: AdServer) -> String {
         let server = try AdServer()
         defer { server.stop() }
         server.register(pod([10, 15, 10], server: server), at: "/vast")
-        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: true)
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: true, timeoutSeconds: generousResolverTimeout)
         let resolution = await resolver.resolveCue(cue("c1", at: 0, duration: 30))
         #expect(resolution.adBreak?.ads.map(\.id) == ["ad1", "ad2"])
         #expect(resolution.adBreak?.replacedContentSeconds == 25)
@@ -56,7 +56,7 @@ func pod(_ durations: [Double], server: AdServer) -> String {
         let server = try AdServer()
         defer { server.stop() }
         server.register(pod([6], server: server), at: "/vast")
-        let enabled = try DefaultAdResolver(metadata: metadata(for: server), isLive: true)
+        let enabled = try DefaultAdResolver(metadata: metadata(for: server), isLive: true, timeoutSeconds: generousResolverTimeout)
         let delegate = RecordingDelegate()
         let preroll = try #require(await enabled.resolvePreroll(atContentSeconds: 0, delegate: delegate))
         #expect(preroll.adBreak?.ads.map(\.id) == ["ad1"])
@@ -65,7 +65,7 @@ func pod(_ durations: [Double], server: AdServer) -> String {
         #expect(server.requestLog.filter { $0.path == "/vast" }.compactMap(\.query).allSatisfy { $0.contains("type=preroll") })
         #expect(server.requestLog.count == 1)
 
-        let disabled = try DefaultAdResolver(metadata: metadata(for: server, preroll: false), isLive: true)
+        let disabled = try DefaultAdResolver(metadata: metadata(for: server, preroll: false), isLive: true, timeoutSeconds: generousResolverTimeout)
         #expect(await disabled.resolvePreroll(atContentSeconds: 0) == nil)
         #expect(server.requestLog.count == 1)
     }
@@ -73,13 +73,13 @@ func pod(_ durations: [Double], server: AdServer) -> String {
     @Test func cuesBeforeTheJoinPointOnlyWithDVRAds() throws {
         let server = try AdServer()
         defer { server.stop() }
-        let plain = try DefaultAdResolver(metadata: metadata(for: server), isLive: true)
-        let dvr = try DefaultAdResolver(metadata: metadata(for: server, dvr: true), isLive: true)
+        let plain = try DefaultAdResolver(metadata: metadata(for: server), isLive: true, timeoutSeconds: generousResolverTimeout)
+        let dvr = try DefaultAdResolver(metadata: metadata(for: server, dvr: true), isLive: true, timeoutSeconds: generousResolverTimeout)
         for resolver in [plain, dvr] { resolver.setLiveJoinPoint(contentSeconds: 100) }
         #expect(!plain.shouldHandle(cue("old", at: 40, duration: 30)))
         #expect(plain.shouldHandle(cue("new", at: 130, duration: 30)))
         #expect(dvr.shouldHandle(cue("old", at: 40, duration: 30)))
-        let vod = try DefaultAdResolver(metadata: metadata(for: server), isLive: false)
+        let vod = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: generousResolverTimeout)
         #expect(!vod.shouldHandle(cue("vod", at: 40, duration: 30)), "VOD in server-map mode ignores cues")
         #expect(!plain.shouldHandle(PlacementOpportunity(id: "in", kind: .breakEnd, contentSeconds: 150, durationSeconds: nil,
                                                          mediaSequence: 0, tag: "#EXT-X-CUE-IN", rawText: "", attributes: [:])))
@@ -88,7 +88,7 @@ func pod(_ durations: [Double], server: AdServer) -> String {
     @Test func emptyAnswersGiveAdEmptyResponse() async throws {
         let server = try AdServer()
         defer { server.stop() }
-        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: true)
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: true, timeoutSeconds: generousResolverTimeout)
         server.register("  \n", at: "/vast")
         let blank = await resolver.resolveCue(cue("c", at: 0, duration: 30))
         #expect(blank.failed && codeChain(blank.failure) == [170_007, 104_005, 270_001])
@@ -111,7 +111,7 @@ func pod(_ durations: [Double], server: AdServer) -> String {
         let server = try AdServer()
         defer { server.stop() }
         server.setFault(.status(500), forPath: "/vast")
-        let failing = try DefaultAdResolver(metadata: metadata(for: server), isLive: true)
+        let failing = try DefaultAdResolver(metadata: metadata(for: server), isLive: true, timeoutSeconds: generousResolverTimeout)
         let status = await failing.resolveCue(cue("c", at: 0, duration: 30))
         #expect(codeChain(status.failure) == [104_006])
         #expect(status.failure?[.httpStatus] == "500")
@@ -123,7 +123,7 @@ func pod(_ durations: [Double], server: AdServer) -> String {
         var mp4 = AdDocuments.tracked(id: "only", durationSeconds: 10, mediaURL: server.url("/only.mp4"), server: server)
         mp4.mediaFiles = [AdDocuments.MediaFile(url: server.url("/only.mp4"), mimeType: "video/mp4", delivery: "progressive")]
         server.register(AdDocuments.vast([mp4]), at: "/vast")
-        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: true)
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: true, timeoutSeconds: generousResolverTimeout)
         let delegate = RecordingDelegate()
         resolver.process(cue("c", at: 0, duration: 30), delegate: delegate)
         await delegate.waitForAnswers(1)
@@ -144,7 +144,7 @@ func pod(_ durations: [Double], server: AdServer) -> String {
         server.register(AdDocuments.vast([loop]), at: "/vast/loop.xml")
         server.register(AdDocuments.vast([loop, AdDocuments.tracked(id: "ok", durationSeconds: 10, mediaURL: server.url("/ok.m3u8"), server: server)]),
                         at: "/vast")
-        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: true)
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: true, timeoutSeconds: generousResolverTimeout)
         let resolution = await resolver.resolveCue(cue("c", at: 0, duration: 30))
         #expect(resolution.adBreak?.ads.map(\.id) == ["ok"])
         #expect(resolution.notifications.first?[.description]?.contains("wrapper loop") == true)

@@ -25,7 +25,7 @@ import Testing
         ]), at: "/vmap")
 
         let factory = MediaPlayerClientFactory()
-        factory.register(resolver: try DefaultAdResolver(metadata: metadata(for: server), isLive: false))
+        factory.register(resolver: try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: generousResolverTimeout))
         let resolver = try #require(factory.serverMapResolver)
         let timeline = await resolver.resolveServerMap(contentDurationSeconds: 40, delegate: nil).timeline
         #expect(timeline.breaks.map { $0.ads.map(\.id) } == [["pre1", "pre2"], ["mid1"], ["post1"]])

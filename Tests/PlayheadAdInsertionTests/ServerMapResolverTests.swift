@@ -32,7 +32,7 @@ import Testing
             .init(timeOffset: "end", breakId: "post", source: .adTagURI(server.url("/vast/post.xml"))),
         ]), at: "/vmap")
 
-        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false)
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: generousResolverTimeout)
         let delegate = RecordingDelegate()
         let resolution = await resolver.resolveServerMap(contentDurationSeconds: 60, delegate: delegate)
 
@@ -78,7 +78,7 @@ import Testing
         let server = try AdServer()
         defer { server.stop() }
         server.register("", at: "/vmap")
-        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false)
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: generousResolverTimeout)
         let delegate = RecordingDelegate()
         let resolution = await resolver.resolveServerMap(contentDurationSeconds: 60, delegate: delegate)
         #expect(resolution.breaks.isEmpty)
@@ -96,7 +96,7 @@ import Testing
             .init(timeOffset: "#2", breakId: "second-cue", source: .vast(AdDocuments.vast([ad]))),
             .init(timeOffset: "00:00:10", breakId: "ten", source: .vast(AdDocuments.vast([ad]))),
         ]), at: "/vmap")
-        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false)
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: generousResolverTimeout)
         let resolution = await resolver.resolveServerMap(contentDurationSeconds: nil, delegate: nil)
         #expect(resolution.breaks.map(\.id) == ["ten"])
         #expect(resolution.notifications.compactMap { $0[.breakId] } == ["half", "post", "second-cue"])
@@ -106,8 +106,8 @@ import Testing
     @Test func liveAndManifestCueModesMakeNoServerMapRequest() async throws {
         let server = try AdServer()
         defer { server.stop() }
-        let live = try DefaultAdResolver(metadata: metadata(for: server), isLive: true)
-        let cues = try DefaultAdResolver(metadata: metadata(for: server, mode: .manifestCues), isLive: false)
+        let live = try DefaultAdResolver(metadata: metadata(for: server), isLive: true, timeoutSeconds: generousResolverTimeout)
+        let cues = try DefaultAdResolver(metadata: metadata(for: server, mode: .manifestCues), isLive: false, timeoutSeconds: generousResolverTimeout)
         #expect(await live.resolveServerMap(contentDurationSeconds: 60, delegate: nil).breaks.isEmpty)
         #expect(await cues.resolveServerMap(contentDurationSeconds: 60, delegate: nil).breaks.isEmpty)
         #expect(server.requestLog.isEmpty)
