@@ -60,11 +60,8 @@ extension MediaPlayer {
                             // In the order the answer lists them (a Set's order changes from run to run).
                             var seen = Set<String>()
                             for url in breaks.flatMap({ $0.ads.map(\.url) }) where seen.insert(url).inserted {
-                                let fetched: Result<AdPlaylists, any Error>
-                                do {
-                                    fetched = .success(try await Self.fetchAdPlaylists(url, network: network, contentBitsPerSecond: contentBitrate,
-                                                                                       at: startedAt + cost))
-                                } catch { fetched = .failure(error) }
+                                let fetched = await Self.fetchedAdPlaylists(url, network: network, contentBitsPerSecond: contentBitrate,
+                                                                            at: startedAt + cost)
                                 if virtual { cost += fetched.fetchSeconds }
                                 box.setPlaylists(fetched, for: url)
                             }
@@ -145,11 +142,8 @@ extension MediaPlayer {
             } else {
                 // Fetched in line (a VOD's breaks before playback, a live pre-roll at the join): the
                 // virtual clock charges what the fetches took, as a live break's transfer does.
-                let result: Result<AdPlaylists, any Error>
-                do {
-                    result = .success(try await Self.fetchAdPlaylists(ad.url, network: network, contentBitsPerSecond: report.variantBandwidth,
-                                                                      at: driver.now))
-                } catch { result = .failure(error) }
+                let result = await Self.fetchedAdPlaylists(ad.url, network: network, contentBitsPerSecond: report.variantBandwidth,
+                                                           at: driver.now)
                 driver.advance(by: result.fetchSeconds)
                 fetched = try result.get()
             }
@@ -172,6 +166,15 @@ extension MediaPlayer {
             bus.post(.notification(Self.adNotification(.adNotInserted, metadata: ["URL": ad.url, "DESCRIPTION": "ad \(ad.id): \(error)"], now: driver.now)))
             return nil
         }
+    }
+
+    /// ``fetchAdPlaylists(_:network:contentBitsPerSecond:at:)`` as a result: a failure still carries what
+    /// the fetches cost (``Result/fetchSeconds``), for the virtual clock to charge.
+    static func fetchedAdPlaylists(_ adURL: String, network: any PlayerNetwork, contentBitsPerSecond: Int?,
+                                   at sessionSeconds: Double) async -> Result<AdPlaylists, any Error> {
+        do {
+            return .success(try await fetchAdPlaylists(adURL, network: network, contentBitsPerSecond: contentBitsPerSecond, at: sessionSeconds))
+        } catch { return .failure(error) }
     }
 
     /// Fetches an ad's playlist and, for a multivariant one, the media playlist of the rendition that
