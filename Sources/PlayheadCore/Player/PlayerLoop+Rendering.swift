@@ -159,6 +159,9 @@ extension MediaPlayer {
                 report.framesDropped += 1
                 qos.recordFramesDropped(1)
                 bus.post(.framesDropped(count: 1, pts: next.timelineSeconds, latenessSeconds: lateness))
+                // Decode on at once: the next frame is due too, and waiting for the next wake-up (up to
+                // a second away) to decode it would make it late as well, one frame a second for ever.
+                fillFrames(now: now)
                 continue
             }
             present(next, lateness: lateness, at: driver.isVirtual ? due : now)
