@@ -32,7 +32,9 @@ import Testing
         // Media advanced twice as fast as the session clock once playback started.
         let ratio = report.positionSeconds / (report.sessionSeconds - started)
         #expect(abs(ratio - 2) < 0.1, "position \(report.positionSeconds) s in \(report.sessionSeconds) s")
-        #expect(report.positionSeconds > 9 && report.positionSeconds <= 10.1)
+        // More media than rate 1 could play in the 5 s, and no more than rate 2 can. (Not "above 9 s":
+        // that assumed the first frame within 0.5 s, which a loaded CI machine does not always give.)
+        #expect(report.positionSeconds > 5 && report.positionSeconds <= 10.1)
     }
 
     @Test func commandsFromAnotherTaskReplaceTheItemAndStop() async throws {
