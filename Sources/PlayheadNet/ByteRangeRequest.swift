@@ -14,10 +14,12 @@ public struct ByteRangeRequest: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The last byte wanted (inclusive), or `nil` for an open-ended range.
-    public var lastByte: Int? { length.map { offset + $0 - 1 } }
+    /// (`Int.max` when the sum would overflow; such a range is not ``isValid``.)
+    public var lastByte: Int? { length.map { let (last, overflow) = offset.addingReportingOverflow($0 - 1); return overflow ? .max : last } }
 
-    /// Whether the range can be asked for: `offset >= 0` and, if given, `length > 0`.
-    public var isValid: Bool { offset >= 0 && (length.map { $0 > 0 } ?? true) }
+    /// Whether the range can be asked for: `offset >= 0` and, if given, `length > 0` with the last byte
+    /// within `Int`.
+    public var isValid: Bool { offset >= 0 && (length.map { $0 > 0 && !offset.addingReportingOverflow($0 - 1).overflow } ?? true) }
 
     /// The `first-last` form libcurl's `CURLOPT_RANGE` takes (`"100-199"`, `"100-"`).
     var curlRange: String { "\(offset)-\(lastByte.map(String.init) ?? "")" }

@@ -17,13 +17,15 @@ public enum PlaylistParseError: Error, Sendable, Equatable, CustomStringConverti
     case mixedPlaylistKinds(line: Int, column: Int, tag: String)
     /// A required attribute is missing.
     case missingRequiredAttribute(line: Int, column: Int, tag: String, attribute: String)
+    /// A number is well formed but too large to compute with exactly (see ``PlaylistLimits``).
+    case valueOutOfRange(line: Int, column: Int, tag: String, text: String, limit: String)
 
     /// 1-based line number.
     public var line: Int {
         switch self {
         case .missingHeader(let l, _), .invalidUTF8(let l, _), .binaryData(let l, _),
              .badAttributeList(let l, _, _, _), .badNumber(let l, _, _, _), .missingSegmentURI(let l, _),
-             .mixedPlaylistKinds(let l, _, _), .missingRequiredAttribute(let l, _, _, _):
+             .mixedPlaylistKinds(let l, _, _), .missingRequiredAttribute(let l, _, _, _), .valueOutOfRange(let l, _, _, _, _):
             l
         }
     }
@@ -33,7 +35,7 @@ public enum PlaylistParseError: Error, Sendable, Equatable, CustomStringConverti
         switch self {
         case .missingHeader(_, let c), .invalidUTF8(_, let c), .binaryData(_, let c),
              .badAttributeList(_, let c, _, _), .badNumber(_, let c, _, _), .missingSegmentURI(_, let c),
-             .mixedPlaylistKinds(_, let c, _), .missingRequiredAttribute(_, let c, _, _):
+             .mixedPlaylistKinds(_, let c, _), .missingRequiredAttribute(_, let c, _, _), .valueOutOfRange(_, let c, _, _, _):
             c
         }
     }
@@ -49,6 +51,7 @@ public enum PlaylistParseError: Error, Sendable, Equatable, CustomStringConverti
         case .missingSegmentURI: "missing-segment-uri"
         case .mixedPlaylistKinds: "mixed-playlist-kinds"
         case .missingRequiredAttribute: "missing-required-attribute"
+        case .valueOutOfRange: "value-out-of-range"
         }
     }
 
@@ -63,6 +66,7 @@ public enum PlaylistParseError: Error, Sendable, Equatable, CustomStringConverti
         case .missingSegmentURI: "EXTINF without a segment URI at the end of the playlist (truncated?)"
         case .mixedPlaylistKinds(_, _, let tag): "#\(tag) mixes multivariant and media playlist tags"
         case .missingRequiredAttribute(_, _, let tag, let attribute): "#\(tag) lacks required attribute \(attribute)"
+        case .valueOutOfRange(_, _, let tag, let text, let limit): "'\(text.prefix(40))' in #\(tag) is out of range (\(limit))"
         }
     }
 

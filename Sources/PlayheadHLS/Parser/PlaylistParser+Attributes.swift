@@ -62,20 +62,38 @@ extension PlaylistParser {
         return false
     }
 
-    /// Parses `n[@o]` (EXT-X-BYTERANGE and BYTERANGE attributes).
+    /// Parses `n[@o]` (EXT-X-BYTERANGE and BYTERANGE attributes); numbers past
+    /// ``PlaylistLimits/maxInteger`` are out of range.
     func byteRange(_ text: Substring, _ tag: TagLine) throws(PlaylistParseError) -> (length: Int, offset: Int?) {
         let t = trimmed(text)
-        let at = t.firstIndex(of: "@")
-        let lengthText = at.map { t[..<$0] } ?? t
-        guard let length = NumberText.decimalInteger(lengthText), length >= 0 else {
+        func number(_ part: Substring) throws(PlaylistParseError) -> Int {
+            if let value = NumberText.decimalInteger(part), value >= 0 {
+                guard value <= PlaylistLimits.maxInteger else { throw outOfRange() }
+                return value
+            }
+            // Digits only, yet no Int: more than an Int holds.
+            if !part.isEmpty, part.utf8.allSatisfy({ (48...57).contains($0) }) { throw outOfRange() }
             throw .badNumber(line: tag.line, column: tag.valueColumn, tag: String(tag.name), text: String(t))
         }
-        guard let at else { return (length, nil) }
+        func outOfRange() -> PlaylistParseError {
+            .valueOutOfRange(line: tag.line, column: tag.valueColumn, tag: String(tag.name), text: String(t),
+                             limit: "lengths and offsets at most \(PlaylistLimits.maxInteger)")
+        }
+        guard let at = t.firstIndex(of: "@") else { return (try number(t), nil) }
+        let length = try number(t[..<at])
         if t.index(after: at) == t.endIndex { return (length, nil) }  // `n@`: tolerated as no offset
-        guard let offset = NumberText.decimalInteger(t[t.index(after: at)...]), offset >= 0 else {
-            throw .badNumber(line: tag.line, column: tag.valueColumn, tag: String(tag.name), text: String(t))
+        return (length, try number(t[t.index(after: at)...]))
+    }
+
+    /// The offset just past a byte range, checked against ``PlaylistLimits/maxInteger`` (a range
+    /// without an offset starts where the previous one ended, so ends grow along the playlist).
+    func byteRangeEnd(offset: Int, length: Int, line: Int, tag: String) throws(PlaylistParseError) -> Int {
+        let limit = PlaylistLimits.maxInteger
+        guard offset <= limit, length <= limit, offset + length <= limit else {
+            throw .valueOutOfRange(line: line, column: 1, tag: tag, text: "\(length)@\(offset)",
+                                   limit: "a range must end at or before byte \(limit)")
         }
-        return (length, offset)
+        return offset + length
     }
 
     /// Replaces `{$name}` references with defined variables; undefined ones stay and are warned.

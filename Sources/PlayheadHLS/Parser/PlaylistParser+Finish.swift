@@ -73,7 +73,7 @@ extension PlaylistParser {
             return
         }
         var reported = 0
-        for s in media.segments where Int(s.duration.rounded()) > target && reported < 10 {
+        for s in media.segments where s.duration.rounded() > Double(target) && reported < 10 {
             reported += 1
             warn(0, "extinf-exceeds-target-duration",
                  "segment \(s.mediaSequence) lasts \(s.duration) s, above the target duration \(target) s")

@@ -70,8 +70,9 @@ extension PlaylistParser {
                 offset = 0
                 warn(tag.line, "byterange-missing-offset", "EXT-X-PART BYTERANGE without offset and no previous part")
             }
+            let end = try byteRangeEnd(offset: offset, length: r.length, line: tag.line, tag: "EXT-X-PART")
             part.byteRange = ByteRange(length: r.length, offset: offset)
-            previousPartRangeEnd = (uri, offset + r.length)
+            previousPartRangeEnd = (uri, end)
         } else {
             previousPartRangeEnd = nil
         }

@@ -28,13 +28,13 @@ extension PlaylistParser {
         case "EXT-X-PART": try part(tag)
         case "EXT-X-TARGETDURATION":
             headerTag(tag)
-            if let v = headerInteger(tag, allowNegative: false) { media.targetDuration = v }
+            if let v = try headerInteger(tag, allowNegative: false) { media.targetDuration = v }
         case "EXT-X-MEDIA-SEQUENCE":
             headerTag(tag)
-            if let v = headerInteger(tag, allowNegative: true) { media.mediaSequence = v }
+            if let v = try headerInteger(tag, allowNegative: true) { media.mediaSequence = v }
         case "EXT-X-DISCONTINUITY-SEQUENCE":
             headerTag(tag)
-            if let v = headerInteger(tag, allowNegative: true) { media.discontinuitySequence = v }
+            if let v = try headerInteger(tag, allowNegative: true) { media.discontinuitySequence = v }
         case "EXT-X-ENDLIST":
             headerTag(tag)
             media.endList = true
@@ -67,17 +67,26 @@ extension PlaylistParser {
         if mediaHeaderTagLine == nil { mediaHeaderTagLine = tag.line }
     }
 
-    /// Reads a header integer; a bad value is a warning and the tag is ignored.
-    mutating func headerInteger(_ tag: TagLine, allowNegative: Bool) -> Int? {
+    /// Reads a header integer; a bad value is a warning and the tag is ignored, one past
+    /// ``PlaylistLimits/maxInteger`` (either way) is an error.
+    mutating func headerInteger(_ tag: TagLine, allowNegative: Bool) throws(PlaylistParseError) -> Int? {
         let t = trimmed(tag.text)
+        let outOfRange = PlaylistParseError.valueOutOfRange(line: tag.line, column: tag.valueColumn, tag: String(tag.name),
+                                                            text: String(t), limit: "at most \(PlaylistLimits.maxInteger)")
         guard let v = NumberText.decimalInteger(t) else {
-            if let d = NumberText.signedFloat(t), d >= 0 {
-                warn(tag.line, "bad-value", "#\(tag.name) '\(t)' is not an integer; rounded up")
-                return Int(d.rounded(.up))
+            if let d = NumberText.signedFloat(t) {
+                guard abs(d) <= Double(PlaylistLimits.maxInteger) else { throw outOfRange }
+                if d >= 0 {
+                    warn(tag.line, "bad-value", "#\(tag.name) '\(t)' is not an integer; rounded up")
+                    return Int(d.rounded(.up))
+                }
+            } else if t.utf8.allSatisfy({ (48...57).contains($0) || $0 == UInt8(ascii: "-") }), t.utf8.contains(where: { (48...57).contains($0) }) {
+                throw outOfRange  // digits only, but more than an Int holds
             }
             warn(tag.line, "bad-value", "#\(tag.name) '\(t.prefix(40))' is not an integer; ignored")
             return nil
         }
+        guard abs(v) <= PlaylistLimits.maxInteger else { throw outOfRange }
         if v < 0 {
             warn(tag.line, "negative-value", "#\(tag.name) is negative (\(v))" + (allowNegative ? "" : "; ignored"))
             return allowNegative ? v : nil
@@ -92,6 +101,10 @@ extension PlaylistParser {
         let durationText = trimmed(comma.map { text[..<$0] } ?? text)
         guard let duration = NumberText.signedFloat(durationText) else {
             throw .badNumber(line: tag.line, column: tag.valueColumn, tag: "EXTINF", text: String(durationText))
+        }
+        guard abs(duration) <= PlaylistLimits.maxSegmentSeconds else {
+            throw .valueOutOfRange(line: tag.line, column: tag.valueColumn, tag: "EXTINF", text: String(durationText),
+                                   limit: "at most \(Int(PlaylistLimits.maxSegmentSeconds)) s")
         }
         if duration < 0 { warn(tag.line, "negative-value", "EXTINF duration is negative (\(durationText))") }
         if durationText.contains(".") { need(3, tag.line, "floating-point EXTINF duration") }
@@ -150,7 +163,7 @@ extension PlaylistParser {
     }
 
     /// Creates the segment from what is pending and the state in force.
-    mutating func appendSegment(uri: String, line: Int) {
+    mutating func appendSegment(uri: String, line: Int) throws(PlaylistParseError) {
         if pending.extinfLine == nil {
             warn(line, "missing-extinf", "segment \(uri.prefix(60)) has no EXTINF; target duration used")
         }
@@ -169,8 +182,9 @@ extension PlaylistParser {
                 offset = 0
                 warn(r.line, "byterange-missing-offset", "EXT-X-BYTERANGE without offset and no previous sub-range")
             }
+            let end = try byteRangeEnd(offset: offset, length: r.length, line: r.line, tag: "EXT-X-BYTERANGE")
             segment.byteRange = ByteRange(length: r.length, offset: offset)
-            previousRangeEnd = (uri, offset + r.length)
+            previousRangeEnd = (uri, end)
         } else {
             previousRangeEnd = nil
         }

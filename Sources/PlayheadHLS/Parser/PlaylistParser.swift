@@ -129,7 +129,7 @@ struct PlaylistParser {
             return
         }
         try noteMedia(number, tag: "EXTINF")
-        appendSegment(uri: uri, line: number)
+        try appendSegment(uri: uri, line: number)
     }
 
     /// Records that the playlist is a media playlist; mixing with multivariant tags is fatal.
