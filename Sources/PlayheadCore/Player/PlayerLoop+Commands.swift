@@ -128,7 +128,10 @@ extension MediaPlayer {
         switch state.timeline.position(atVirtual: target) {
         case let .content(content):
             state.contentOffset = target - content
-            state.nextSequence = tracker.segment(containing: content)?.mediaSequence ?? tracker.segments.first?.mediaSequence
+            // A target at the very end (a seek past it is clamped there) is in no segment: the last one holds its frames.
+            let atEnd = tracker.segments.last.map { content >= $0.endSeconds } ?? false
+            state.nextSequence = tracker.segment(containing: content)?.mediaSequence
+                ?? (atEnd ? tracker.segments.last : tracker.segments.first)?.mediaSequence
         case let .ad(breakIndex, adIndex, _):
             // Into an ad: it plays from its start.
             let adBreak = state.timeline.breaks[breakIndex]

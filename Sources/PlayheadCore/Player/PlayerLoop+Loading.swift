@@ -66,6 +66,10 @@ extension MediaPlayer {
             let start: (seconds: Double, mediaSequence: Int)
             if let requested = configuration.startSeconds, let segment = tracker.segment(containing: requested) {
                 start = (requested, segment.mediaSequence)
+            } else if let requested = configuration.startSeconds, !tracker.isLive {
+                // A VOD start position outside the item is a mistake to report, not to play past.
+                let end = tracker.segments.last?.endSeconds ?? 0
+                throw PlayheadError.unexpectedPlaylist(url: mediaURL, detail: String(format: "the start position %g s is outside the item (0 to %g s)", requested, end))
             } else {
                 start = tracker.startPosition()
             }

@@ -114,7 +114,8 @@ extension MediaPlayer {
     /// Starts the clock when playback is wanted and enough is buffered (start, after a seek, after a rebuffer).
     func updateBuffering(now: Double) {
         guard state.wantsPlay, state.status == .playing, !state.clockRunning else { return }
-        if state.endLoaded, state.drained, frames.count == 0 {
+        // Audio alone may be left (a seek into the last video frame's span): no video frame will come.
+        if state.endLoaded, state.drained, frames.peek(masterKind) == nil {
             endWithNothingLeft(now: now)
             return
         }
@@ -131,18 +132,33 @@ extension MediaPlayer {
         state.clockRunning = true
     }
 
-    /// Playback waits to start (or to resume) but everything is loaded and decoded and no frame is
+    /// Playback waits to start (or to resume) but everything is loaded and decoded and no video frame is
     /// left: nothing has played in the whole session (an error naming the playlist, with the damage
     /// already reported per segment), or nothing is left after the playhead (the item completes there),
     /// rather than wait for media that will never come.
     func endWithNothingLeft(now: Double) {
         guard report.framesPresented[masterKind.rawValue, default: 0] > 0 else {
+            if let skip = state.skipBefore, report.damage.isEmpty {
+                // Frames came, but all before the start position (inside the last frame's span).
+                let description = String(format: "nothing to play: no %@ frame starts at or after the start position %g s in %@",
+                                         masterKind.rawValue, skip, state.mediaURL)
+                fail(PlayerNotification.make(.playbackError, metadata: ["URL": state.mediaURL, "DESCRIPTION": description], playerTime: now), now: now)
+                return
+            }
             let description = "nothing to play: the \(report.segmentsDownloaded) segment(s) loaded from \(state.mediaURL) gave no "
                 + "\(masterKind.rawValue)" + (report.damage.isEmpty ? "" : " (\(report.damage.count) damaged: \(report.damage[0]))")
             fail(PlayerNotification.make(.playbackError, metadata: ["URL": state.mediaURL, "DESCRIPTION": description], playerTime: now), now: now)
             return
         }
         if let stall = state.stall { closeRebuffer(stall, at: now, resumed: false) }
+        if let index = state.pendingSeek {
+            // The seek landed past the last frame: it ends where it asked, with no frame to show.
+            state.pendingSeek = nil
+            state.skipBefore = nil
+            report.seeks[index].completedAt = now
+            bus.post(.seekCompleted(at: state.anchorPosition))
+            notify(.seekComplete, metadata: [:], now: now)
+        }
         state.anchorTime = now
         state.clockRunning = true
     }
