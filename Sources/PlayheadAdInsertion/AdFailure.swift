@@ -20,7 +20,7 @@ struct AdFailure: Error, Sendable {
             notification = .adTimeout(url: url, afterSeconds: timeoutSeconds, breakId: breakId)
         case let .status(url, code, _):
             notification = .adUnreachable(url: url, internalError: error.description, httpStatus: code, breakId: breakId)
-        case let .transport(url, _, _):
+        case let .transport(url, _, _), let .tooLarge(url, _):
             notification = .adUnreachable(url: url, internalError: error.description, breakId: breakId)
         case let .invalidURL(url):
             notification = .adInsertionFail(description: "invalid ad request URL", url: url, breakId: breakId, vastErrorCode: 301)

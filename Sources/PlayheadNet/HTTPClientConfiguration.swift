@@ -9,6 +9,11 @@
 ///   Reports ``TimeoutPhase/firstByte``.
 /// - ``totalTimeout``: from the start of the transfer until the last byte; enforced the same way.
 ///   Reports ``TimeoutPhase/total``.
+/// - ``stallTimeout``: once the body has started, the longest wait for the next byte; enforced the same
+///   way. Reports ``TimeoutPhase/stall``.
+///
+/// ``maxBodyBytes`` bounds what one response may bring (an endless chunked body would otherwise grow
+/// until memory runs out); past it the transfer stops with ``HTTPError/tooLarge(url:limit:)``.
 ///
 /// A transfer starts when the multi thread hands it to libcurl, so time spent waiting for a free connection
 /// (see ``maxConnectionsPerHost``) counts against the first-byte and total timeouts.
@@ -19,6 +24,10 @@ public struct HTTPClientConfiguration: Sendable, Equatable {
     public static let defaultFirstByteTimeout: Duration = .seconds(10)
     /// Default of ``totalTimeout``: 60 s.
     public static let defaultTotalTimeout: Duration = .seconds(60)
+    /// Default of ``stallTimeout``: 10 s without a byte once the body has started.
+    public static let defaultStallTimeout: Duration = .seconds(10)
+    /// Default of ``maxBodyBytes``: 1 GiB.
+    public static let defaultMaxBodyBytes = 1 << 30
     /// Default of ``maxConnectionsPerHost``: 6 parallel connections to one host, like browsers.
     public static let defaultMaxConnectionsPerHost = 6
     /// Default of ``maxPooledHandles``: 16 idle easy handles kept for reuse.
@@ -37,6 +46,11 @@ public struct HTTPClientConfiguration: Sendable, Equatable {
     public var firstByteTimeout: Duration?
     /// Limit on the whole transfer; `nil` for none. Default ``defaultTotalTimeout``.
     public var totalTimeout: Duration?
+    /// Limit on the silence between body bytes once the body has started; `nil` for none. Default
+    /// ``defaultStallTimeout``.
+    public var stallTimeout: Duration?
+    /// Most body bytes one response may bring; `nil` for no limit. Default ``defaultMaxBodyBytes``.
+    public var maxBodyBytes: Int?
     /// Parallel connections to one host (`CURLMOPT_MAX_HOST_CONNECTIONS`); further transfers queue in
     /// libcurl. 0 means unlimited. Default ``defaultMaxConnectionsPerHost``.
     public var maxConnectionsPerHost: Int
@@ -60,6 +74,8 @@ public struct HTTPClientConfiguration: Sendable, Equatable {
         connectTimeout: Duration = defaultConnectTimeout,
         firstByteTimeout: Duration? = defaultFirstByteTimeout,
         totalTimeout: Duration? = defaultTotalTimeout,
+        stallTimeout: Duration? = defaultStallTimeout,
+        maxBodyBytes: Int? = defaultMaxBodyBytes,
         maxConnectionsPerHost: Int = defaultMaxConnectionsPerHost,
         maxPooledHandles: Int = defaultMaxPooledHandles,
         followRedirects: Bool = true,
@@ -71,6 +87,8 @@ public struct HTTPClientConfiguration: Sendable, Equatable {
         self.connectTimeout = connectTimeout
         self.firstByteTimeout = firstByteTimeout
         self.totalTimeout = totalTimeout
+        self.stallTimeout = stallTimeout
+        self.maxBodyBytes = maxBodyBytes
         self.maxConnectionsPerHost = maxConnectionsPerHost
         self.maxPooledHandles = maxPooledHandles
         self.followRedirects = followRedirects

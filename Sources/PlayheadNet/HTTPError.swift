@@ -6,6 +6,8 @@ public enum TimeoutPhase: String, Sendable, Equatable, CustomStringConvertible {
     case firstByte
     /// The whole transfer took too long.
     case total
+    /// The body had started, then no byte came for too long.
+    case stall
 
     /// The phase's name as used in reports (`connect`, `first byte`, `total`).
     public var description: String {
@@ -13,6 +15,7 @@ public enum TimeoutPhase: String, Sendable, Equatable, CustomStringConvertible {
         case .connect: "connect"
         case .firstByte: "first byte"
         case .total: "total"
+        case .stall: "stall"
         }
     }
 }
@@ -32,11 +35,14 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// libcurl could not parse the URL or does not support its scheme (only http, https and file are
     /// allowed).
     case invalidURL(String)
+    /// The body grew past `limit` bytes (``HTTPClientConfiguration/maxBodyBytes``) and the transfer was
+    /// stopped there.
+    case tooLarge(url: String, limit: Int)
 
     /// The URL the request was made for.
     public var url: String {
         switch self {
-        case .status(let url, _, _), .transport(let url, _, _), .timeout(let url, _, _), .cancelled(let url):
+        case .status(let url, _, _), .transport(let url, _, _), .timeout(let url, _, _), .cancelled(let url), .tooLarge(let url, _):
             url
         case .invalidURL(let url):
             url
@@ -44,12 +50,12 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether trying again may help: 5xx, 408 and 429 statuses, transport failures and timeouts.
-    /// Other 4xx statuses, cancellation and bad URLs are final.
+    /// Other 4xx statuses, cancellation, bad URLs and bodies over the limit are final.
     public var isRetryable: Bool {
         switch self {
         case .status(_, let code, _): code >= 500 || code == 408 || code == 429
         case .transport, .timeout: true
-        case .cancelled, .invalidURL: false
+        case .cancelled, .invalidURL, .tooLarge: false
         }
     }
 
@@ -67,6 +73,8 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
             return "request for \(url) was cancelled"
         case .invalidURL(let url):
             return "invalid or unsupported URL: \(url)"
+        case .tooLarge(let url, let limit):
+            return "the body of \(url) is larger than \(limit) bytes (the client's limit); stopped there"
         }
     }
 

@@ -5,7 +5,7 @@ import CPlayheadShims
 /// ``TransferBox``; lives and dies on that one thread, so needs no locks of its own.
 ///
 /// Each turn: take queued commands, let libcurl move data (`curl_multi_perform`), collect finished
-/// transfers, enforce the first-byte and total deadlines, then sleep in `curl_multi_poll` until a socket
+/// transfers, enforce the first-byte, stall and total deadlines, then sleep in `curl_multi_poll` until a socket
 /// is ready, libcurl's own timer or the nearest deadline is due, or ``CurlMultiLoop`` wakes it.
 final class MultiWorker {
     /// Longest sleep in `curl_multi_poll` when nothing is due sooner: 1000 ms.
@@ -89,6 +89,8 @@ final class MultiWorker {
             } else if let deadline = box.firstByteDeadline, now >= deadline, box.body.isEmpty,
                       let limit = configuration.firstByteTimeout {
                 finish(box, with: .failure(.timeout(url: box.ticket.url, phase: .firstByte, after: limit.secondsDouble)))
+            } else if let last = box.lastByteAt, let limit = configuration.stallTimeout, now >= last + limit {
+                finish(box, with: .failure(.timeout(url: box.ticket.url, phase: .stall, after: limit.secondsDouble)))
             }
         }
     }
@@ -96,7 +98,8 @@ final class MultiWorker {
     private func pollTimeoutMilliseconds(now: ContinuousClock.Instant) -> Int {
         var nearest = Self.maxPollMilliseconds
         for box in active.values {
-            for deadline in [box.totalDeadline, box.body.isEmpty ? box.firstByteDeadline : nil].compactMap({ $0 }) {
+            let stallDeadline = configuration.stallTimeout.flatMap { limit in box.lastByteAt.map { $0 + limit } }
+            for deadline in [box.totalDeadline, box.body.isEmpty ? box.firstByteDeadline : nil, stallDeadline].compactMap({ $0 }) {
                 nearest = min(nearest, (deadline - now).millisecondsRoundedUp)
             }
         }

@@ -22,6 +22,12 @@ final class TransferBox {
     private var cutoff: Int??
     /// Whether the transfer was stopped at ``cutoff`` on purpose.
     private var stoppedAtCutoff = false
+    /// When the latest body byte arrived (nil before the first).
+    private(set) var lastByteAt: ContinuousClock.Instant?
+    /// The most body bytes accepted (``HTTPClientConfiguration/maxBodyBytes``).
+    private let maxBodyBytes: Int?
+    /// Whether the transfer was stopped for passing ``maxBodyBytes``.
+    private var stoppedAtLimit = false
     /// Headers of the latest response block (reset at each status line, so redirects leave only the last).
     fileprivate(set) var headers: [HTTPHeader] = []
     private var headerList: UnsafeMutablePointer<curl_slist>?
@@ -34,6 +40,7 @@ final class TransferBox {
         startedAt = now
         firstByteDeadline = configuration.firstByteTimeout.map { now + $0 }
         totalDeadline = configuration.totalTimeout.map { now + $0 }
+        maxBodyBytes = configuration.maxBodyBytes
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
@@ -96,6 +103,11 @@ final class TransferBox {
             let ignoresRange = !isFileURL && ticket.range?.length != nil && longInfo(CURLINFO_RESPONSE_CODE) == 200
             cutoff = .some(ignoresRange ? ticket.range.flatMap { $0.lastByte.map { $0 + 1 } } : nil)
         }
+        lastByteAt = .now
+        if let maxBodyBytes, body.count + bytes.count > maxBodyBytes {
+            stoppedAtLimit = true
+            return false
+        }
         body.append(contentsOf: bytes)
         guard let limit = cutoff ?? nil, body.count >= limit else { return true }
         stoppedAtCutoff = true
@@ -120,6 +132,8 @@ final class TransferBox {
         switch code {
         case CURLE_OK: break
         case CURLE_WRITE_ERROR where stoppedAtCutoff: break
+        case CURLE_WRITE_ERROR where stoppedAtLimit:
+            return .failure(.tooLarge(url: url, limit: maxBodyBytes ?? 0))
         case CURLE_OPERATION_TIMEDOUT:
             return .failure(.timeout(url: url, phase: .connect, after: configuration.connectTimeout.secondsDouble))
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:

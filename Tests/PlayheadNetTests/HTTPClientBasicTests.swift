@@ -22,6 +22,19 @@ import Testing
         #expect(t.startedAt <= ContinuousClock.now)
     }
 
+    /// A body past ``HTTPClientConfiguration/maxBodyBytes`` is stopped there with an error naming the
+    /// URL and the limit (not retried); one of exactly the limit arrives whole.
+    @Test func bodiesPastTheLimitAreRefused() async throws {
+        let fixture = try Fixture(configuration: .init(maxBodyBytes: 5_000))
+        let big = try fixture.write("big.ts", patternBytes(10_000))
+        let exact = try fixture.write("exact.ts", patternBytes(5_000))
+        let error = await fetchError(fixture.client, big)
+        #expect(error == .tooLarge(url: big, limit: 5_000))
+        #expect(error?.isRetryable == false)
+        #expect(error?.description.contains("larger than 5000 bytes") == true)
+        #expect(try await fixture.client.get(exact).body == patternBytes(5_000))
+    }
+
     @Test func byteRangesReturnExactBytes() async throws {
         let fixture = try Fixture()
         let bytes = patternBytes(10_000)

@@ -59,6 +59,18 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(20))
     }
 
+    /// A body that starts, then stops: the stall timeout ends it long before the total timeout would.
+    @Test func stallTimeoutFiresWhenTheBodyStopsAfterItStarted() async throws {
+        let fixture = try Fixture(configuration: .init(firstByteTimeout: nil, totalTimeout: .seconds(60), stallTimeout: .milliseconds(300)))
+        let url = try fixture.write("half.ts", patternBytes(10_000))
+        fixture.server.setFault(.stallAfter(bytes: 5_000), forPath: "/half.ts")
+        let started = ContinuousClock.now
+        let error = await fetchError(fixture.client, url)
+        #expect(error == .timeout(url: url, phase: .stall, after: 0.3))
+        #expect(error?.description == "stall timeout after 0.3 s for \(url)")
+        #expect(ContinuousClock.now - started < .seconds(20))
+    }
+
     @Test func cancellingTheTaskCancelsTheTransfer() async throws {
         let fixture = try Fixture()
         let url = try fixture.write("hang.ts", patternBytes(100))
