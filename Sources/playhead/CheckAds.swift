@@ -45,9 +45,9 @@ struct CheckAds: AsyncParsableCommand {
         }
         let map: AdMap
         do {
-            map = try AdMap.parse(try Data(contentsOf: URL(fileURLWithPath: adMap)))
+            map = try AdMap.load(path: adMap)
         } catch {
-            printError("\(adMap): \(error)")
+            printError("\(error)")
             throw ExitCode(2)
         }
         let client = HTTPClient()

@@ -72,7 +72,7 @@ struct Play: AsyncParsableCommand {
     @Option(parsing: .singleValue, help: "AT:FOR — when the playhead reaches AT seconds, pause for FOR seconds (repeatable).")
     var pause: [String] = []
 
-    @Option(help: "Playback rate (≤ 0 means 1.0).")
+    @Option(help: "Playback rate, 0.01 to 100 (≤ 0 means 1.0).")
     var rate: Double = 1.0
 
     @Option(help: "Write events as NDJSON (one a line) to FILE, or - for standard output.")
@@ -117,10 +117,18 @@ struct Play: AsyncParsableCommand {
     @Flag(help: "Post an event for every presented frame.")
     var frameEvents = false
 
+    /// The playback rates accepted (beyond them a session would take days or skip every frame).
+    static let rateRange = 0.01...100.0
+
     func validate() throws {
         if trace != nil, clock == .real { throw ValidationError("--trace needs --clock virtual") }
         if variant != nil, maxBandwidth != nil { throw ValidationError("give --variant or --max-bandwidth, not both") }
-        if bandwidth <= 0 { throw ValidationError("--bandwidth must be positive") }
+        if !(bandwidth > 0 && bandwidth.isFinite) { throw ValidationError("--bandwidth must be a positive number of Mbit/s, got \(bandwidth)") }
+        if !rate.isFinite || (rate > 0 && !(Self.rateRange ~= rate)) {
+            throw ValidationError("--rate must be from \(Self.rateRange.lowerBound) to \(Self.rateRange.upperBound) (or ≤ 0 for 1.0), got \(rate)")
+        }
+        if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be a positive number of seconds, got \(duration)") }
+        if let start, !(start >= 0 && start.isFinite) { throw ValidationError("--start must be 0 or more seconds, got \(start)") }
         if adMap != nil, adDomain != nil { throw ValidationError("give --ad-map or --ad-domain, not both") }
         if simulateLive, clock == .real { throw ValidationError("--simulate-live needs --clock virtual") }
         if AdSignalingMode(rawValue: adSignalingMode) == nil {
@@ -133,8 +141,8 @@ struct Play: AsyncParsableCommand {
     func scheduledCommands() throws -> [ScheduledCommand] {
         func pair(_ text: String, _ option: String) throws -> (Double, Double) {
             let parts = text.split(separator: ":")
-            guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]), a >= 0, b >= 0 else {
-                throw ValidationError("--\(option) takes AT:SECONDS with two non-negative numbers, got \"\(text)\"")
+            guard parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]), a >= 0, b >= 0, a.isFinite, b.isFinite else {
+                throw ValidationError("--\(option) takes AT:SECONDS with two finite non-negative numbers, got \"\(text)\"")
             }
             return (a, b)
         }
@@ -184,10 +192,13 @@ struct Play: AsyncParsableCommand {
         }
         if let adMap {
             do {
-                let map = try AdMap.parse(try Data(contentsOf: URL(fileURLWithPath: adMap))).resolvingURLs(against: url)
+                let map = try AdMap.load(path: adMap).resolvingURLs(against: url)
                 let factory = MediaPlayerClientFactory()
                 factory.register(resolver: AdMapResolver(map: map))
                 configuration.ads = AdSettings(factory: factory, signalingMode: AdSignalingMode(rawValue: adSignalingMode) ?? .default)
+            } catch let error as AdMapError {
+                printError("\(error)")
+                throw ExitCode(2)
             } catch {
                 printError("\(adMap): \(error)")
                 throw ExitCode(2)

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// Option values that parse as numbers but cannot be played (each used to start a session that never
+/// ended) are refused before anything is fetched, with exit code 2 and the option named.
+@Suite struct OptionValueTests {
+    @Test(arguments: [
+        (["--pause", "2:inf"], "--pause takes AT:SECONDS with two finite non-negative numbers"),
+        (["--seek", "nan:4"], "--seek takes AT:SECONDS"),
+        (["--rate", "1e-9"], "--rate must be from 0.01 to 100.0"),
+        (["--rate", "inf"], "--rate must be from"),
+        (["--bandwidth", "nan"], "--bandwidth must be a positive number"),
+        (["--duration", "inf"], "--duration must be a positive number"),
+        (["--start=-1"], "--start must be 0 or more seconds"),
+    ])
+    func playRefuses(_ options: [String], _ message: String) async {
+        // Nothing listens on the URL: a refusal must come before any fetch.
+        let outcome = await CLI.run(CLI.playhead, ["play", "http://127.0.0.1:9/none.m3u8"] + options)
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+    }
+
+    @Test func framesRefusesAbsurdThreadCounts() async {
+        let outcome = await CLI.run(CLI.playhead, ["frames", "http://127.0.0.1:9/none.m3u8", "--threads", "100000"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("--threads must be from 0 (FFmpeg chooses) to 64, got 100000"), "\(outcome.stderr)")
+    }
+
+    @Test func aBadAdMapIsNamedWithThePathOfTheValue() async throws {
+        let folder = NSTemporaryDirectory() + "playhead-admap-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cases: [(json: String?, message: String)] = [
+            (#"{"breaks":[{"time":1e300,"ads":[{"url":"a.m3u8","duration":10}]}]}"#, "breaks[0].time is 1e+300: it must be 0 to 1000000000 seconds"),
+            (#"{"breaks":[{"time":4,"ads":[{"url":"a.m3u8","duration":"ten"}]}]}"#, "breaks[0].ads[0].duration should be a number"),
+            (#"{"breaks":[{"time":4,"ads":[{"duration":10}]}]}"#, "breaks[0].ads[0].url is missing"),
+            (#"{"breaks":[{"ads":[{"url":"a.m3u8","duration":10}]}]}"#, "breaks[0] has neither a time nor a cueId"),
+            (#"{"breaks":[{"time":4,"#, "not valid JSON"),
+            (nil, "cannot read the ad map"),
+        ]
+        for (index, item) in cases.enumerated() {
+            let path = folder + "/map\(index).json"
+            if let json = item.json { try json.write(toFile: path, atomically: true, encoding: .utf8) }
+            for command in [["play", "http://127.0.0.1:9/none.m3u8", "--ad-map", path], ["check-ads", "http://127.0.0.1:9/none.m3u8", "--ad-map", path]] {
+                let outcome = await CLI.run(CLI.playhead, command)
+                #expect(outcome.status == 2, "\(command[0]) \(item.message): \(outcome.stderr)")
+                #expect(outcome.stderr.contains("\(path): \(item.message)"), "\(command[0]): \(outcome.stderr)")
+            }
+        }
+    }
+}
