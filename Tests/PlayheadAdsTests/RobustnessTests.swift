@@ -28,6 +28,25 @@ struct RobustnessTests {
         #expect(thrown > attempts / 2, "most damaged inputs must be refused: \(thrown) of \(attempts)")
     }
 
+    @Test("elements nested 100,000 deep are refused with their line, not a stack overflow; 128 levels parse")
+    func deepNesting() throws {
+        let deep = "<VAST version=\"4.0\">\n" + String(repeating: "<a>", count: 100_000) + String(repeating: "</a>", count: 100_000) + "</VAST>"
+        do {
+            _ = try AdDocument.parse(Array(deep.utf8))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == "malformedXML")
+            #expect(error.description.contains("nested deeper than 128 levels"), "\(error)")
+            #expect(error.line == 2)
+        }
+        let limit = XMLTreeBuilder.maxDepth
+        let fits = "<VAST version=\"4.0\">" + String(repeating: "<a>", count: limit - 1) + String(repeating: "</a>", count: limit - 1) + "</VAST>"
+        var depth = 0
+        var node: XMLNode? = try XMLTreeBuilder.parse(Array(fits.utf8))
+        while let current = node { depth += 1; node = current.children.first }
+        #expect(depth == limit)
+    }
+
     @Test("the JSON report: kind, schema version, absent optionals omitted, errors with line")
     func report() throws {
         let document = try AdDocument.parse(Array(Build.vast(Build.inlineXML(media: [Build.hls])).utf8))

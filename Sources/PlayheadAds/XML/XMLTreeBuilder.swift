@@ -6,12 +6,16 @@ import Foundation
 /// Builds an ``XMLNode`` tree from bytes with Foundation's `XMLParser` (FoundationXML on Linux).
 /// External entities are never resolved; a parse failure carries the parser's line and column.
 public enum XMLTreeBuilder {
+    /// The deepest nesting of elements accepted. VAST and VMAP need about 10 levels; a document nested
+    /// past this is refused (deeper trees would exhaust the stack when walked or freed).
+    public static let maxDepth = 128
+
     /// Parses `data` into its root element.
     ///
     /// - Parameter data: the whole XML document.
     /// - Returns: the root element.
-    /// - Throws: ``VASTError/malformedXML(message:line:column:)`` when the bytes are not well-formed XML
-    ///   or hold no element.
+    /// - Throws: ``VASTError/malformedXML(message:line:column:)`` when the bytes are not well-formed XML,
+    ///   nest elements deeper than ``maxDepth``, or hold no element.
     public static func parse(_ data: [UInt8]) throws(VASTError) -> XMLNode {
         let parser = XMLParser(data: Data(data))
         parser.shouldProcessNamespaces = false
@@ -48,6 +52,13 @@ private final class TreeDelegate: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        guard failure == nil else { return }
+        guard stack.count < XMLTreeBuilder.maxDepth else {
+            failure = Failure(message: "elements nested deeper than \(XMLTreeBuilder.maxDepth) levels (<\(elementName)>)",
+                              line: parser.lineNumber, column: parser.columnNumber)
+            parser.abortParsing()
+            return
+        }
         stack.append(XMLNode(name: elementName, attributes: attributeDict,
                              line: parser.lineNumber, column: parser.columnNumber))
     }
