@@ -40,27 +40,33 @@ public struct RenditionReader: Sendable {
     ///   - onSegment: Called after each segment with what it gave.
     ///   - onPacket: Called for each demuxed packet.
     ///   - onFrame: Called for each decoded frame.
-    /// - Throws: The first fetch or open failure, naming the segment's URL; frames handed out before it stay handed out.
+    /// - Throws: The first fetch or open failure, naming the segment's URL. The decoder is drained before
+    ///   it is thrown, so every frame of the segments read before the failure is handed out.
     public func read(decoder: RenditionDecoder, onSegment: (SegmentOutcome) -> Void = { _ in },
                      onPacket: (Packet) -> Void = { _ in },
                      onFrame: (DecodedFrame) -> Void) async throws(PlayheadError) {
         let fetcher = SegmentFetcher(network: LiveNetwork(client: client))
         let count = playlist.segments.count
         var next: Task<Result<FetchedSegment, PlayheadError>, Never>? = count > 0 ? prefetch(fetcher, 0) : nil
-        for index in 0..<count {
-            guard let pending = next else { break }
-            let segment = try await pending.value.get()
-            next = index + 1 < count ? prefetch(fetcher, index + 1) : nil
-            let report: SegmentDecodeReport
-            do {
-                report = try decoder.decodeSegment(segment.bytes, discontinuity: playlist.segments[index].discontinuity,
-                                                    onPacket: onPacket, onFrame: onFrame)
-            } catch {
-                next?.cancel()
-                throw .media(url: segment.url, error)
+        do throws(PlayheadError) {
+            for index in 0..<count {
+                guard let pending = next else { break }
+                let segment = try await pending.value.get()
+                next = index + 1 < count ? prefetch(fetcher, index + 1) : nil
+                let report: SegmentDecodeReport
+                do {
+                    report = try decoder.decodeSegment(segment.bytes, discontinuity: playlist.segments[index].discontinuity,
+                                                        onPacket: onPacket, onFrame: onFrame)
+                } catch {
+                    throw .media(url: segment.url, error)
+                }
+                onSegment(SegmentOutcome(index: index, url: segment.url, byteCount: segment.bytes.count,
+                                         transferSeconds: segment.seconds, report: report))
             }
-            onSegment(SegmentOutcome(index: index, url: segment.url, byteCount: segment.bytes.count,
-                                     transferSeconds: segment.seconds, report: report))
+        } catch {
+            next?.cancel()
+            decoder.finish(onFrame: onFrame)  // the frames it still holds belong to segments read whole
+            throw error
         }
         decoder.finish(onFrame: onFrame)
     }

@@ -75,9 +75,12 @@ struct Frames: AsyncParsableCommand {
 
         let sink = try FrameSink(framemd5: framemd5, kinds: stream.kinds)
         let started = ContinuousClock.now
-        do {
+        do throws(PlayheadError) {
             let loaded = try await PlaylistLoader(client: client).loadMedia(url, choice: choice)
             for warning in loaded.media.parsed.warnings { printError("warning: \(loaded.media.url): \(warning)") }
+            if loaded.playlist.segments.isEmpty {
+                throw .unexpectedPlaylist(url: loaded.media.url, detail: "the playlist lists no segments: no frames to read")
+            }
             let reader = RenditionReader(client: client, playlist: loaded.playlist, baseURL: loaded.media.effectiveURL)
             try await reader.read(decoder: decoder, onSegment: sink.segment, onPacket: sink.packet, onFrame: sink.frame)
         } catch {

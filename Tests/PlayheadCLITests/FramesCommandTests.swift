@@ -25,6 +25,33 @@ import Testing
         #expect(CLI.hashes(ours.stdout) == expected)
     }
 
+    /// Three good segments, then one that is missing: exit 1 naming it, after every frame of the three
+    /// (the decoder is drained first; it used to keep its last frames, 116 of 120 came out).
+    @Test func aMissingSegmentEndsTheRunAfterEveryFrameBeforeIt() async throws {
+        let folder = NSTemporaryDirectory() + "playhead-missing-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let rendition = CLI.streams + "/ts/v0"
+        let missing = "file://\(folder)/gone.ts"
+        let lines = ["#EXTM3U", "#EXT-X-TARGETDURATION:4", "#EXT-X-PLAYLIST-TYPE:VOD"]
+            + (0..<3).flatMap { ["#EXTINF:4,", "file://\(rendition)/seg00\($0).ts"] } + ["#EXTINF:4,", missing, "#EXT-X-ENDLIST"]
+        try lines.joined(separator: "\n").write(toFile: folder + "/index.m3u8", atomically: true, encoding: .utf8)
+        let ours = await CLI.run(CLI.playhead, ["frames", folder + "/index.m3u8", "--framemd5", "-"])
+        #expect(ours.status == 1)
+        #expect(ours.stderr.contains(missing), "\(ours.stderr)")
+        let reference = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", rendition + "/index.m3u8", "-map", "0:v", "-f", "framemd5", "-"])
+        #expect(CLI.hashes(ours.stdout) == Array(CLI.hashes(reference.stdout).prefix(360)))
+    }
+
+    @Test func aPlaylistWithoutSegmentsIsAnError() async throws {
+        let path = NSTemporaryDirectory() + "playhead-empty-\(UUID().uuidString).m3u8"
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-ENDLIST\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let ours = await CLI.run(CLI.playhead, ["frames", path])
+        #expect(ours.status == 1)
+        #expect(ours.stderr.contains("the playlist lists no segments"), "\(ours.stderr)")
+    }
+
     @Test func timestampColumnsFollowFFmpegToo() async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }
