@@ -69,7 +69,17 @@ struct CheckAds: AsyncParsableCommand {
             print(Self.table(result.boundaries))
         }
         if result.boundaries.isEmpty {
-            printError("check-ads: no ad break was played (no cue matched the ad map?)")
+            // Say why when the player said why: an ad that failed is not a cue that matched nothing.
+            let failures = result.report.notifications.filter { $0.name.hasPrefix("AD_") && $0.type != .info }
+            if failures.isEmpty {
+                printError("check-ads: no ad break was played (no cue matched the ad map?)")
+            } else {
+                printError("check-ads: no ad break was played; the ads failed:")
+                for failure in failures.prefix(5) {
+                    let details = ["DESCRIPTION", "URL"].compactMap { failure.metadata[$0] }.joined(separator: " ")
+                    printError("  \(failure.name) (\(failure.code.code))\(details.isEmpty ? "" : ": \(details)")")
+                }
+            }
             throw ExitCode(1)
         }
         if !result.allExact { throw ExitCode(3) }

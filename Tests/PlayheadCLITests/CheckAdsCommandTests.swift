@@ -28,6 +28,21 @@ import Testing
         #expect(outcome.stderr.contains("no ad break was played"))
     }
 
+    /// Cues matched, but the ad is missing: the player's ad notifications say so (it used to blame the
+    /// cues: "no cue matched the ad map?").
+    @Test func failedAdsAreNamedWhenNoBreakPlayed() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let map = FileManager.default.temporaryDirectory.appendingPathComponent("missing-ad-\(UUID()).json")
+        try Data(#"{"breaks": [{"time": 10, "ads": [{"url": "../ad/gone.m3u8", "duration": 10}]}]}"#.utf8).write(to: map)
+        defer { try? FileManager.default.removeItem(at: map) }
+        let outcome = await CLI.run(CLI.playhead, ["check-ads", server.url("/cues/ts/master.m3u8"), "--ad-map", map.path])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("no ad break was played; the ads failed:"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("AD_") && outcome.stderr.contains("gone.m3u8"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("no cue matched"))
+    }
+
     @Test func badAdMapIsExitTwoNamingTheField() async throws {
         let map = FileManager.default.temporaryDirectory.appendingPathComponent("bad-admap-\(UUID()).json")
         try Data(#"{"breaks": [{"time": 10, "ads": [{"duration": 10}]}]}"#.utf8).write(to: map)
