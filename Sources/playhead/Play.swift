@@ -136,6 +136,25 @@ struct Play: AsyncParsableCommand {
         }
         if ABRPolicies.make(abr) == nil { throw ValidationError("unknown --abr policy \"\(abr)\"; one of \(ABRPolicies.names.joined(separator: ", "))") }
         _ = try scheduledCommands()
+        // The reports are written after playback: a path that cannot be written is refused now, not
+        // after a long session.
+        for (option, path) in [("--report", report), ("--report-html", reportHtml)] {
+            guard let path, path != "-" else { continue }
+            if let reason = Self.unwritable(path) { throw ValidationError("\(option) \(path): \(reason)") }
+        }
+    }
+
+    /// Why the file at `path` could not be written (its folder missing or read-only, or it is a folder), or nil.
+    static func unwritable(_ path: String) -> String? {
+        let files = FileManager.default
+        var isFolder: ObjCBool = false
+        if files.fileExists(atPath: path, isDirectory: &isFolder) {
+            if isFolder.boolValue { return "is a folder" }
+            return files.isWritableFile(atPath: path) ? nil : "the file is not writable"
+        }
+        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        guard files.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else { return "no folder \(folder)" }
+        return files.isWritableFile(atPath: folder) ? nil : "the folder \(folder) is not writable"
     }
 
     func scheduledCommands() throws -> [ScheduledCommand] {

@@ -12,6 +12,8 @@ import Testing
         (["--bandwidth", "nan"], "--bandwidth must be a positive number"),
         (["--duration", "inf"], "--duration must be a positive number"),
         (["--start=-1"], "--start must be 0 or more seconds"),
+        (["--report", "/nonexistent-folder/report.json"], "--report /nonexistent-folder/report.json: no folder /nonexistent-folder"),
+        (["--report-html", "/tmp"], "--report-html /tmp: is a folder"),
     ])
     func playRefuses(_ options: [String], _ message: String) async {
         // Nothing listens on the URL: a refusal must come before any fetch.
