@@ -169,6 +169,14 @@ extension MediaPlayer {
 
     private func startSegment(_ sequence: Int, attempt: Int, placement: Placement, now: Double) async {
         guard let tracked = state.tracker?.segment(mediaSequence: sequence) else { return }
+        if tracked.segment.gap {
+            // EXT-X-GAP (RFC 8216bis 4.4.4.7): not loaded; its time passes with the last frame shown.
+            bus.post(.custom(name: "gapSkipped", payload: ["mediaSequence": String(sequence), "uri": tracked.segment.uri,
+                                                           "seconds": String(tracked.durationSeconds)]))
+            segmentDone(sequence, tracked: tracked, placement: placement, presented: nil, now: now)
+            state.loadedEnd = max(state.loadedEnd ?? 0, placement.timelineSpan(start: tracked.startSeconds, end: tracked.endSeconds).end)
+            return
+        }
         let id = nextTransferID()
         state.transfers[id] = .segment(mediaSequence: sequence, attempt: attempt, placement: placement)
         await fetch(tracked.segment, baseURL: state.mediaURL, id: id)
@@ -292,14 +300,23 @@ extension MediaPlayer {
     private func segmentArrived(_ sequence: Int, _ transfer: NetworkTransfer, placement: Placement, now: Double) {
         guard let tracker = state.tracker, let tracked = tracker.segment(mediaSequence: sequence) else { return }
         recordSegment(transfer, mediaSequence: sequence, now: now)
+        let presented = bufferSegment(transfer, tracked: tracked, placement: placement, now: now)
+            .map { placement.timelineSpan(start: $0.start, end: $0.end) }
+        segmentDone(sequence, tracked: tracked, placement: placement, presented: presented, now: now)
+    }
+
+    /// After a content segment is loaded (or passed over as a gap): the drift line's counts, the next
+    /// segment wanted, and a break or the end that follows. A segment that gave nothing (damaged, or a
+    /// gap) still counts its EXTINF, so the drift line shows what is missing.
+    private func segmentDone(_ sequence: Int, tracked: TrackedSegment, placement: Placement, presented: (start: Double, end: Double)?, now: Double) {
+        guard let tracker = state.tracker else { return }
         let next = sequence + 1
         state.nextSequence = tracker.segment(mediaSequence: next) != nil || tracker.isLive ? next : nil
-        if let span = bufferSegment(transfer, tracked: tracked, placement: placement, now: now) {
-            let presented = placement.timelineSpan(start: span.start, end: span.end)
+        // Count only what plays: a segment cut by a cue is fetched twice, once for each side.
+        let listed = placement.timelineSpan(start: tracked.startSeconds, end: tracked.startSeconds + tracked.durationSeconds)
+        report.manifestSeconds += listed.end - listed.start
+        if let presented {
             state.loadedEnd = presented.end
-            // Count only what plays: a segment cut by a cue is fetched twice, once for each side.
-            let listed = placement.timelineSpan(start: tracked.startSeconds, end: tracked.startSeconds + tracked.durationSeconds)
-            report.manifestSeconds += listed.end - listed.start
             report.mediaSeconds += presented.end - presented.start
         }
         if let cue = placement.clipEnd, let adBreak = state.timeline.breaks.first(where: { abs($0.contentSeconds - cue) < 1e-9 && !state.breaksDone.contains($0.id) }) {
