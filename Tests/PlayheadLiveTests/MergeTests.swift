@@ -89,4 +89,20 @@ import Testing
         #expect(jumped.warnings.count == 1 && jumped.warnings[0].contains("jumped"))
         #expect(tracker.segments.map(\.startSeconds) == [30], "segments 3 and 4 were never seen: 18 + 2 × 6")
     }
+
+    /// A jump of 997 segments in 6 s cannot be missed segments (they would span 5982 s): a renumbering,
+    /// continued at the live edge after a discontinuity.
+    @Test func aJumpLargerThanTheElapsedTimeIsARenumbering() throws {
+        var tracker = LivePlaylistTracker(first: try SyntheticPlaylist.window(first: 0, count: 3), loadedAt: 0)
+        let update = tracker.update(with: try SyntheticPlaylist.window(first: 1000, count: 2), loadedAt: 6)
+        #expect(update.newSegments == [1000, 1001])
+        #expect(update.warnings.count == 1 && update.warnings[0].contains("taken as a renumbering"), "\(update.warnings)")
+        #expect(tracker.segments.map(\.startSeconds) == [18, 24])
+        #expect(tracker.segments.map(\.discontinuitySequence) == [1, 1])
+        // The next reload shares segments with the window: the numbering holds, nothing more is implied.
+        let next = tracker.update(with: try SyntheticPlaylist.window(first: 1001, count: 2), loadedAt: 12)
+        #expect(next.warnings.isEmpty, "\(next.warnings)")
+        #expect(tracker.segments.map(\.discontinuitySequence) == [1, 1])
+        #expect(tracker.segments.map(\.startSeconds) == [24, 30])
+    }
 }

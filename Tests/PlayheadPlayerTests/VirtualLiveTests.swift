@@ -15,11 +15,15 @@ struct VirtualLiveNetwork: PlayerNetwork {
     let segmentCount = 8
     /// The origin stops adding segments after this many (and never ends the playlist); nil: it does not.
     var frozenAfter: Int?
+    /// From session time `after` on, the origin numbers its segments `shift` higher (a renumbering
+    /// origin: a failover, an encoder restart), the content going on as before.
+    var renumber: (after: Double, shift: Int)?
 
     func playlist(at seconds: Double) -> String {
         let available = min(frozenAfter ?? segmentCount, segmentCount, Int((seconds + 1e-9) / 4))
         let first = max(0, available - window)
-        var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:\(first)\n"
+        let shift = renumber.map { seconds >= $0.after ? $0.shift : 0 } ?? 0
+        var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:\(first + shift)\n"
         for index in first..<max(first, available) {
             text += "#EXTINF:\(index == 7 ? "2.0" : "4.0"),\n\(segmentBase)/seg\(String(format: "%03d", index)).ts\n"
         }
@@ -35,14 +39,15 @@ struct VirtualLiveNetwork: PlayerNetwork {
 }
 
 @Suite struct VirtualLiveTests {
-    func play(window: Int, frozenAfter: Int? = nil, scheduled: [ScheduledCommand] = []) async throws -> PlayerFixtures.Run {
+    func play(window: Int, frozenAfter: Int? = nil, renumber: (after: Double, shift: Int)? = nil,
+              scheduled: [ScheduledCommand] = []) async throws -> PlayerFixtures.Run {
         MediaLog.level = .quiet
         let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         defer { server.stop() }
         let client = HTTPClient()
         defer { client.shutdown() }
         let network = VirtualLiveNetwork(inner: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50)),
-                                         segmentBase: server.url("/ts/v0"), window: window, frozenAfter: frozenAfter)
+                                         segmentBase: server.url("/ts/v0"), window: window, frozenAfter: frozenAfter, renumber: renumber)
         let player = MediaPlayer(url: "http://origin.invalid/live.m3u8", driver: VirtualTimeDriver(), network: network, scheduled: scheduled)
         let collected = Collected()
         let subscription = player.bus.subscribe { collected.append($0) }
@@ -99,5 +104,21 @@ struct VirtualLiveNetwork: PlayerNetwork {
         #expect(fellBehind.count >= 1)
         #expect(run.report.seeks.count >= 1, "recovered by jumping to the window")
         #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+    }
+
+    /// At 13 s the origin renumbers its segments 1000 higher, the content going on. Before, the 997
+    /// "missed" segments were assumed to last 4 s each, the new ones placed near 4000 s, and the
+    /// recovery seek there skipped every frame (their timestamps say 4–30 s): 121 frames played. Now the
+    /// jump is taken as a renumbering (it is more than 4 s can publish) and playback goes on.
+    @Test func anOriginThatRenumbersItsSegmentsPlaysOn() async throws {
+        let run = try await play(window: 6, renumber: (after: 13, shift: 1000))
+        let report = run.report
+        #expect(report.finalStatus == .completed, "\(report.error ?? "")")
+        #expect(run.eventLines.contains { $0.contains("taken as a renumbering") })
+        let seek = try #require(report.seeks.first)
+        #expect(seek.toSeconds < 30 && seek.completedAt != nil, "\(seek)")
+        // Everything from the recovery point on plays (the window repeats some content after the jump).
+        #expect(report.framesPresented["video", default: 0] >= 900, "\(report.framesPresented)")
+        #expect(report.positionSeconds < 60)
     }
 }

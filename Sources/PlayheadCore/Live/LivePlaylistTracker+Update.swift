@@ -6,7 +6,11 @@ extension LivePlaylistTracker {
     /// - Segments already tracked keep their start, duration and discontinuity number.
     /// - A new segment starts where the one before it ended. When media sequence numbers were
     ///   skipped (segments published and removed between two loads), each missed segment is
-    ///   assumed to last one target duration, with a warning.
+    ///   assumed to last one target duration, with a warning. A jump larger than the time since the
+    ///   last load allows (the missed segments would span more than that time plus two target
+    ///   durations) is a renumbering origin (a failover, an encoder restart), not missed segments: the
+    ///   new segments continue at the live edge after an implied discontinuity, with a warning, so
+    ///   their timestamps are pinned afresh rather than placed far ahead of the media.
     /// - When both the new segment and an earlier tracked segment carry EXT-X-PROGRAM-DATE-TIME and
     ///   the dates place the new segment more than
     ///   ``LivePlaylistSettings/programDateTimeToleranceSeconds`` away from that EXTINF-based start,
@@ -26,6 +30,7 @@ extension LivePlaylistTracker {
     ///   - seconds: when it was loaded, in the caller's seconds (the start of the request).
     /// - Returns: what changed.
     public mutating func update(with reloaded: MediaPlaylist, loadedAt seconds: Double) -> PlaylistUpdate {
+        let elapsedSeconds = seconds - lastLoadSeconds
         lastLoadSeconds = seconds
         var result = PlaylistUpdate()
         let reloadedLast = reloaded.segments.last?.mediaSequence ?? reloaded.mediaSequence - 1
@@ -36,9 +41,23 @@ extension LivePlaylistTracker {
             lastLoadChanged = false
             return result
         }
-        let offset = discontinuityOffset(for: reloaded, warnings: &result.warnings)
+        var offset = discontinuityOffset(for: reloaded, warnings: &result.warnings)
+        var renumbered = false
+        if let firstNew = reloaded.segments.first(where: { $0.mediaSequence > highestMediaSequence }) {
+            let missedCount = firstNew.mediaSequence - highestMediaSequence - 1
+            if Double(missedCount) * targetDurationSeconds > max(0, elapsedSeconds) + 2 * targetDurationSeconds {
+                renumbered = true
+                impliedDiscontinuities += 1
+                offset += 1
+                result.warnings.append("media sequence jumped from \(highestMediaSequence) to \(firstNew.mediaSequence) in "
+                    + "\(elapsedSeconds) s, more than could have been published: taken as a renumbering, the new "
+                    + "segments continue at the live edge after a discontinuity")
+            }
+        }
         for segment in reloaded.segments where segment.mediaSequence > highestMediaSequence {
-            let startSeconds = startSeconds(forNew: segment, warnings: &result.warnings)
+            // After a renumbering the first new segment starts at the live edge; the next follow it.
+            let startSeconds = renumbered && result.newSegments.isEmpty
+                ? liveEdgeSeconds : startSeconds(forNew: segment, warnings: &result.warnings)
             segments.append(TrackedSegment(mediaSequence: segment.mediaSequence,
                                            discontinuitySequence: segment.discontinuitySequence + offset,
                                            startSeconds: startSeconds, durationSeconds: segment.duration,
@@ -65,7 +84,8 @@ extension LivePlaylistTracker {
 
     /// How much to add to the reload's discontinuity sequence numbers to follow the known
     /// numbering: compared on the first segment the reload shares with the window, or, when the
-    /// reload continues right after the last tracked segment, on the number that segment implies.
+    /// reload continues right after the last tracked segment, on the number that segment implies;
+    /// otherwise (and when they agree) the discontinuities implied at renumberings.
     private func discontinuityOffset(for reloaded: MediaPlaylist, warnings: inout [String]) -> Int {
         let shared = reloaded.segments.first { self.segment(mediaSequence: $0.mediaSequence) != nil }
         let check: (mediaSequence: Int, knownSequence: Int, reloadedSequence: Int)
@@ -76,9 +96,9 @@ extension LivePlaylistTracker {
             let expected = last.discontinuitySequence + (next.discontinuity ? 1 : 0)
             check = (next.mediaSequence, expected, next.discontinuitySequence)
         } else {
-            return 0
+            return impliedDiscontinuities
         }
-        guard check.knownSequence != check.reloadedSequence else { return 0 }
+        guard check.knownSequence != check.reloadedSequence + impliedDiscontinuities else { return impliedDiscontinuities }
         warnings.append("discontinuity sequence mismatch at media sequence \(check.mediaSequence): "
             + "the reload says \(check.reloadedSequence), \(check.knownSequence) was known; "
             + "new segments follow the known numbering")

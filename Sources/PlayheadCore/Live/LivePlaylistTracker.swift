@@ -37,6 +37,9 @@ public struct LivePlaylistTracker: Sendable {
     public internal(set) var highestMediaSequence: Int
     /// The live edge while the window is empty: the end of the last segment that fell off.
     var emptyWindowEdgeSeconds: Double
+    /// Discontinuities the tracker implied at renumberings of the origin (see
+    /// ``update(with:loadedAt:)``): added to the playlist's own discontinuity numbers from then on.
+    public internal(set) var impliedDiscontinuities = 0
 
     /// Starts tracking from the first load of a media playlist.
     /// - Parameters:
