@@ -68,6 +68,13 @@ enum NumberText {
         return negative ? -value : value
     }
 
+    /// Whether `text` is written as a decimal-integer (optional `-`, then digits) yet is too large for
+    /// ``decimalInteger(_:)`` to return.
+    static func isOverflowingInteger(_ text: Substring) -> Bool {
+        let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
+        return !digits.isEmpty && digits.allSatisfy { (48...57).contains($0) } && decimalInteger(text) == nil
+    }
+
     /// decimal-floating-point, signed; digits, one `.`, optional sign, optional exponent.
     static func signedFloat(_ text: Substring) -> Double? {
         var sawDigit = false

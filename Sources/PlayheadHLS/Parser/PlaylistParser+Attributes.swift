@@ -71,8 +71,7 @@ extension PlaylistParser {
                 guard value <= PlaylistLimits.maxInteger else { throw outOfRange() }
                 return value
             }
-            // Digits only, yet no Int: more than an Int holds.
-            if !part.isEmpty, part.utf8.allSatisfy({ (48...57).contains($0) }) { throw outOfRange() }
+            if NumberText.isOverflowingInteger(part) { throw outOfRange() }
             throw .badNumber(line: tag.line, column: tag.valueColumn, tag: String(tag.name), text: String(t))
         }
         func outOfRange() -> PlaylistParseError {

@@ -80,8 +80,8 @@ extension PlaylistParser {
                     warn(tag.line, "bad-value", "#\(tag.name) '\(t)' is not an integer; rounded up")
                     return Int(d.rounded(.up))
                 }
-            } else if t.utf8.allSatisfy({ (48...57).contains($0) || $0 == UInt8(ascii: "-") }), t.utf8.contains(where: { (48...57).contains($0) }) {
-                throw outOfRange  // digits only, but more than an Int holds
+            } else if NumberText.isOverflowingInteger(t) {
+                throw outOfRange
             }
             warn(tag.line, "bad-value", "#\(tag.name) '\(t.prefix(40))' is not an integer; ignored")
             return nil
