@@ -18,6 +18,8 @@ public struct RenditionReader: Sendable {
         public var transferSeconds: Double
         /// The decode report: streams, packets, frames, damage.
         public var report: SegmentDecodeReport
+        /// What was wrong with the bytes before decoding (a byte range that read short).
+        public var fetchDamage: [String] = []
     }
 
     /// The media playlist read.
@@ -61,7 +63,7 @@ public struct RenditionReader: Sendable {
                     throw .media(url: segment.url, error)
                 }
                 onSegment(SegmentOutcome(index: index, url: segment.url, byteCount: segment.bytes.count,
-                                         transferSeconds: segment.seconds, report: report))
+                                         transferSeconds: segment.seconds, report: report, fetchDamage: segment.transfer.damage))
             }
         } catch {
             next?.cancel()

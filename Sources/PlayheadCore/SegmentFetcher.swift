@@ -45,6 +45,11 @@ public actor SegmentFetcher {
         }
         var trimmed = transfer
         trimmed.body = []
+        if let range = segment.byteRange, transfer.body.count < range.length {
+            // The resource ends inside the range: play what came, but say that the segment is cut short.
+            trimmed.damage.append("\(url): EXT-X-BYTERANGE \(range.length)@\(range.offset) read short, "
+                + "\(transfer.body.count) of \(range.length) bytes (the resource ends at byte \(range.offset + transfer.body.count))")
+        }
         return FetchedSegment(url: url, bytes: initBytes + bytes, transfer: trimmed, seconds: elapsed)
     }
 

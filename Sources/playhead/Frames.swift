@@ -137,7 +137,8 @@ final class FrameSink {
         md5?.note(outcome.report)
         packets += outcome.report.packets
         bytes += outcome.byteCount
-        damage += outcome.report.damage.count
+        damage += outcome.report.damage.count + outcome.fetchDamage.count
+        for item in outcome.fetchDamage { printError("damage: \(item)") }
         for item in outcome.report.damage { printError("damage in \(outcome.url): \(item)") }
         let ms = Int(outcome.transferSeconds * 1000)
         summary?.write("segment \(outcome.index): \(outcome.byteCount) bytes in \(ms) ms, \(outcome.report.packets) packets, \(outcome.report.frames) frames\(outcome.report.damage.isEmpty ? "" : ", \(outcome.report.damage.count) damaged")\n")

@@ -30,6 +30,9 @@ public struct NetworkTransfer: Sendable, Equatable {
     /// Bytes the transfer moved: as measured on the wire, or, when simulated, the body bytes the link
     /// charged for.
     public var bytesOnWire: Int
+    /// What was wrong with bytes that still arrived (a byte range that read short), reported as the
+    /// segment's damage; empty when nothing was.
+    public var damage: [String] = []
 
     /// Creates a transfer record (networks fill these in; tests and fakes may too).
     public init(url: String, effectiveURL: String, status: Int, body: [UInt8], seconds: Double,

@@ -255,6 +255,10 @@ extension MediaPlayer {
 
     /// Accounts for a segment transfer (content or ad): bytes, QoS, the bandwidth estimate, the event.
     func recordSegment(_ transfer: NetworkTransfer, mediaSequence: Int, now: Double) {
+        for item in transfer.damage {
+            report.damage.append(item)
+            notify(.hlsSegmentError, metadata: ["URL": transfer.url, "DESCRIPTION": item], now: now)
+        }
         report.segmentsDownloaded += 1
         report.bytesDownloaded += transfer.body.count
         qos.recordTransfer(bytes: transfer.body.count, seconds: transfer.seconds, firstByteSeconds: transfer.firstByteSeconds)
