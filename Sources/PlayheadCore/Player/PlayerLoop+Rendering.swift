@@ -138,15 +138,15 @@ extension MediaPlayer {
     /// rather than wait for media that will never come.
     func endWithNothingLeft(now: Double) {
         guard report.framesPresented[masterKind.rawValue, default: 0] > 0 else {
+            let description: String
             if let skip = state.skipBefore, report.damage.isEmpty {
                 // Frames came, but all before the start position (inside the last frame's span).
-                let description = String(format: "nothing to play: no %@ frame starts at or after the start position %g s in %@",
-                                         masterKind.rawValue, skip, state.mediaURL)
-                fail(PlayerNotification.make(.playbackError, metadata: ["URL": state.mediaURL, "DESCRIPTION": description], playerTime: now), now: now)
-                return
+                description = String(format: "nothing to play: no %@ frame starts at or after the start position %g s in %@",
+                                     masterKind.rawValue, skip, state.mediaURL)
+            } else {
+                description = "nothing to play: the \(report.segmentsDownloaded) segment(s) loaded from \(state.mediaURL) gave no "
+                    + "\(masterKind.rawValue)" + (report.damage.isEmpty ? "" : " (\(report.damage.count) damaged: \(report.damage[0]))")
             }
-            let description = "nothing to play: the \(report.segmentsDownloaded) segment(s) loaded from \(state.mediaURL) gave no "
-                + "\(masterKind.rawValue)" + (report.damage.isEmpty ? "" : " (\(report.damage.count) damaged: \(report.damage[0]))")
             fail(PlayerNotification.make(.playbackError, metadata: ["URL": state.mediaURL, "DESCRIPTION": description], playerTime: now), now: now)
             return
         }
