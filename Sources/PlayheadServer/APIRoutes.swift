@@ -114,7 +114,7 @@ enum SeekBody {
         guard case let .object(object) = value else { throw .malformedJSON("the top level must be an object") }
         let reader = FieldReader(object: object, prefix: "")
         try reader.rejectUnknown(["seconds"])
-        guard let seconds = try reader.number("seconds", minimum: 0) else { throw .missingField("seconds") }
+        guard let seconds = try reader.number("seconds", minimum: 0, maximum: SessionSpec.maxSeconds) else { throw .missingField("seconds") }
         return seconds
     }
 }

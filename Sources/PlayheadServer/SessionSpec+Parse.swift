@@ -9,6 +9,11 @@ extension SessionSpec {
         "rate", "autoplay", "bandwidthMegabitsPerSecond",
     ]
 
+    /// The largest time a spec may give (`durationSeconds`, `startSeconds`, a seek): about 31 years.
+    static let maxSeconds = 1e9
+    /// The fastest simulated link a spec may ask for, in Mbit/s (1 Pbit/s).
+    static let maxMegabitsPerSecond = 1e9
+
     /// Reads a spec from a request body, strictly: the body must be one JSON object, every field must be
     /// known and of the right type, and `url` must be an absolute http(s) URL with a host.
     ///
@@ -68,11 +73,13 @@ extension SessionSpec {
             try dump.rejectUnknown(["frameEvents"])
             spec.dump.frameEvents = try dump.bool("frameEvents") ?? false
         }
-        spec.durationSeconds = try r.number("durationSeconds", minimum: 0.001)
-        spec.startSeconds = try r.number("startSeconds", minimum: 0)
-        spec.rate = try r.number("rate", minimum: 0.001) ?? defaultRate
+        spec.durationSeconds = try r.number("durationSeconds", minimum: 0.001, maximum: maxSeconds)
+        spec.startSeconds = try r.number("startSeconds", minimum: 0, maximum: maxSeconds)
+        let rates = PlayerConfiguration.rateRange
+        spec.rate = try r.number("rate", minimum: rates.lowerBound, maximum: rates.upperBound) ?? defaultRate
         spec.autoplay = try r.bool("autoplay") ?? true
-        spec.bandwidthMegabitsPerSecond = try r.number("bandwidthMegabitsPerSecond", minimum: 0.001) ?? defaultBandwidthMegabitsPerSecond
+        spec.bandwidthMegabitsPerSecond = try r.number("bandwidthMegabitsPerSecond", minimum: 0.001, maximum: maxMegabitsPerSecond)
+            ?? defaultBandwidthMegabitsPerSecond
         return spec
     }
 
@@ -129,10 +136,11 @@ struct FieldReader {
         return flag
     }
 
-    func number(_ key: String, minimum: Double) throws(APIError) -> Double? {
+    func number(_ key: String, minimum: Double, maximum: Double = .greatestFiniteMagnitude) throws(APIError) -> Double? {
         guard let value = raw(key) else { return nil }
         guard case let .number(number) = value, number.isFinite else { throw .invalidField(path(key), "must be a number") }
         guard number >= minimum else { throw .invalidField(path(key), "must be at least \(minimum)") }
+        guard number <= maximum else { throw .invalidField(path(key), "must be at most \(maximum)") }
         return number
     }
 

@@ -117,15 +117,12 @@ struct Play: AsyncParsableCommand {
     @Flag(help: "Post an event for every presented frame.")
     var frameEvents = false
 
-    /// The playback rates accepted (beyond them a session would take days or skip every frame).
-    static let rateRange = 0.01...100.0
-
     func validate() throws {
         if trace != nil, clock == .real { throw ValidationError("--trace needs --clock virtual") }
         if variant != nil, maxBandwidth != nil { throw ValidationError("give --variant or --max-bandwidth, not both") }
         if !(bandwidth > 0 && bandwidth.isFinite) { throw ValidationError("--bandwidth must be a positive number of Mbit/s, got \(bandwidth)") }
-        if !rate.isFinite || (rate > 0 && !(Self.rateRange ~= rate)) {
-            throw ValidationError("--rate must be from \(Self.rateRange.lowerBound) to \(Self.rateRange.upperBound) (or ≤ 0 for 1.0), got \(rate)")
+        if !rate.isFinite || (rate > 0 && !(PlayerConfiguration.rateRange ~= rate)) {
+            throw ValidationError("--rate must be from \(PlayerConfiguration.rateRange.lowerBound) to \(PlayerConfiguration.rateRange.upperBound) (or ≤ 0 for 1.0), got \(rate)")
         }
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be a positive number of seconds, got \(duration)") }
         if let start, !(start >= 0 && start.isFinite) { throw ValidationError("--start must be 0 or more seconds, got \(start)") }

@@ -1,5 +1,5 @@
 import Foundation
-import PlayheadServer
+@testable import PlayheadServer
 import Testing
 
 /// The spec parser: defaults, every field read, and the field named in each error.
@@ -33,10 +33,22 @@ import Testing
             (#"{"url": "http://h/a", "abr": {"variant": 1, "maxBitsPerSecond": 5}}"#, "abr.maxBitsPerSecond"),
             (#"{"url": "http://h/a", "ads": {"adTagURL": "javascript:x"}}"#, "ads.adTagURL"),
             (#"{"url": "http://h/a", "rate": -1}"#, "rate"), (#"{"url": "http://h/a", "dump": []}"#, "dump"),
+            (#"{"url": "http://h/a", "rate": 0.005}"#, "rate"), (#"{"url": "http://h/a", "rate": 1000}"#, "rate"),
+            (#"{"url": "http://h/a", "durationSeconds": 1e12}"#, "durationSeconds"),
+            (#"{"url": "http://h/a", "startSeconds": 1e12}"#, "startSeconds"),
+            (#"{"url": "http://h/a", "bandwidthMegabitsPerSecond": 1e300}"#, "bandwidthMegabitsPerSecond"),
         ]
         for (json, field) in cases {
             #expect(throws: APIError.self) { try parse(json) }
             do { _ = try parse(json) } catch let error as APIError { #expect(error.field == field, "\(json)") } catch {}
         }
+    }
+
+    @Test func aSeekBeyondAnyItemIsRefused() throws {
+        #expect(try SeekBody.parse(Data(#"{"seconds": 12.5}"#.utf8)) == 12.5)
+        do {
+            _ = try SeekBody.parse(Data(#"{"seconds": 1e12}"#.utf8))
+            Issue.record("a seek to 1e12 s was accepted")
+        } catch { #expect(error.field == "seconds" && error.message.contains("at most")) }
     }
 }

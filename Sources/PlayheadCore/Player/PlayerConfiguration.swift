@@ -55,6 +55,8 @@ public struct PlayerConfiguration: Sendable {
     public var autoplay = true
     /// Playback rate; ≤ 0 means 1.0 (PSDK).
     public var rate = 1.0
+    /// The playback rates the front ends accept (beyond them a session would take days or skip every frame).
+    public static let rateRange = 0.01...100.0
     /// Where to start, seconds of content (nil: 0 for VOD, the live start point for live).
     public var startSeconds: Double?
     /// Forward and back buffer sizes and thresholds.
