@@ -15,17 +15,27 @@ struct VirtualLiveNetwork: PlayerNetwork {
     let segmentCount = 8
     /// The origin stops adding segments after this many (and never ends the playlist); nil: it does not.
     var frozenAfter: Int?
-    /// From session time `after` on, the origin numbers its segments `shift` higher (a renumbering
-    /// origin: a failover, an encoder restart), the content going on as before.
+    /// Added to every media sequence number (before `renumber` takes over).
+    var startShift = 0
+    /// From session time `after` on, the origin numbers its segments `shift` higher than their
+    /// index (a failover to an origin that numbers differently), the content going on as before.
     var renumber: (after: Double, shift: Int)?
+    /// From this session time on, the origin has restarted: it lists only the segments made since,
+    /// numbered from 0, under new names (the same files, with `?restart=1`).
+    var restartAfter: Double?
 
     func playlist(at seconds: Double) -> String {
         let available = min(frozenAfter ?? segmentCount, segmentCount, Int((seconds + 1e-9) / 4))
-        let first = max(0, available - window)
-        let shift = renumber.map { seconds >= $0.after ? $0.shift : 0 } ?? 0
+        var first = max(0, available - window)
+        var shift = renumber.map { seconds >= $0.after ? $0.shift : startShift } ?? startShift
+        var query = ""
+        if let restartAfter, seconds >= restartAfter {
+            let madeBefore = Int((restartAfter + 1e-9) / 4)
+            (first, shift, query) = (max(first, madeBefore), -madeBefore, "?restart=1")
+        }
         var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:\(first + shift)\n"
         for index in first..<max(first, available) {
-            text += "#EXTINF:\(index == 7 ? "2.0" : "4.0"),\n\(segmentBase)/seg\(String(format: "%03d", index)).ts\n"
+            text += "#EXTINF:\(index == 7 ? "2.0" : "4.0"),\n\(segmentBase)/seg\(String(format: "%03d", index)).ts\(query)\n"
         }
         if available == segmentCount { text += "#EXT-X-ENDLIST\n" }
         return text
@@ -39,15 +49,16 @@ struct VirtualLiveNetwork: PlayerNetwork {
 }
 
 @Suite struct VirtualLiveTests {
-    func play(window: Int, frozenAfter: Int? = nil, renumber: (after: Double, shift: Int)? = nil,
-              scheduled: [ScheduledCommand] = []) async throws -> PlayerFixtures.Run {
+    func play(window: Int, frozenAfter: Int? = nil, startShift: Int = 0, renumber: (after: Double, shift: Int)? = nil,
+              restartAfter: Double? = nil, scheduled: [ScheduledCommand] = []) async throws -> PlayerFixtures.Run {
         MediaLog.level = .quiet
         let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         defer { server.stop() }
         let client = HTTPClient()
         defer { client.shutdown() }
         let network = VirtualLiveNetwork(inner: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50)),
-                                         segmentBase: server.url("/ts/v0"), window: window, frozenAfter: frozenAfter, renumber: renumber)
+                                         segmentBase: server.url("/ts/v0"), window: window, frozenAfter: frozenAfter,
+                                         startShift: startShift, renumber: renumber, restartAfter: restartAfter)
         let player = MediaPlayer(url: "http://origin.invalid/live.m3u8", driver: VirtualTimeDriver(), network: network, scheduled: scheduled)
         let collected = Collected()
         let subscription = player.bus.subscribe { collected.append($0) }
@@ -106,19 +117,44 @@ struct VirtualLiveNetwork: PlayerNetwork {
         #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
     }
 
-    /// At 13 s the origin renumbers its segments 1000 higher, the content going on. Before, the 997
-    /// "missed" segments were assumed to last 4 s each, the new ones placed near 4000 s, and the
-    /// recovery seek there skipped every frame (their timestamps say 4–30 s): 121 frames played. Now the
-    /// jump is taken as a renumbering (it is more than 4 s can publish) and playback goes on.
-    @Test func anOriginThatRenumbersItsSegmentsPlaysOn() async throws {
+    /// At 13 s the origin renumbers its segments 1000 higher, the content going on under the same
+    /// names. Session 7 took the jump for a renumbering and continued at the live edge after a
+    /// discontinuity (a recovery seek, some content repeated); before that, the 997 "missed"
+    /// segments were assumed to last 4 s each and 121 frames played. Now the known names say the
+    /// segments are the same: the tracker keeps its numbering and playback goes on untouched.
+    @Test func anOriginThatRenumbersItsSegmentsHigherPlaysOn() async throws {
         let run = try await play(window: 6, renumber: (after: 13, shift: 1000))
+        try expectUntouchedPlayback(run)
+    }
+
+    /// The same, 1000 lower (a failover back): this used to be ignored as a stale playlist until the
+    /// stuck rule ended the session in an error.
+    @Test func anOriginThatRenumbersItsSegmentsLowerPlaysOn() async throws {
+        let run = try await play(window: 6, startShift: 1000, renumber: (after: 13, shift: 0))
+        try expectUntouchedPlayback(run)
+    }
+
+    func expectUntouchedPlayback(_ run: PlayerFixtures.Run) throws {
         let report = run.report
         #expect(report.finalStatus == .completed, "\(report.error ?? "")")
-        #expect(run.eventLines.contains { $0.contains("taken as a renumbering") })
-        let seek = try #require(report.seeks.first)
-        #expect(seek.toSeconds < 30 && seek.completedAt != nil, "\(seek)")
-        // Everything from the recovery point on plays (the window repeats some content after the jump).
-        #expect(report.framesPresented["video", default: 0] >= 900, "\(report.framesPresented)")
+        #expect(run.eventLines.contains { $0.contains("renumbered its segments") })
+        #expect(report.seeks.isEmpty && report.rebuffers.isEmpty, "\(report.seeks) \(report.rebuffers)")
+        #expect(report.framesPresented["video"] == 900, "\(report.framesPresented)")
+        #expect(abs(report.positionSeconds - 30) < 0.1, "\(report.positionSeconds)")
+    }
+
+    /// At 13 s the origin restarts: from then on it lists only new segments, numbered from 0 under
+    /// new names. This used to be ignored as stale until the stuck rule ended the session in an
+    /// error; now the new segments continue at the live edge after a discontinuity, and the player,
+    /// whose next segments are no longer listed, recovers to the new window.
+    @Test func anOriginThatRestartsItsNumberingPlaysOn() async throws {
+        let run = try await play(window: 6, restartAfter: 13)
+        let report = run.report
+        #expect(report.finalStatus == .completed, "\(report.error ?? "")")
+        #expect(run.eventLines.contains { $0.contains("restarted its numbering") })
+        #expect(!run.eventLines.contains { $0.contains("ignored as stale") })
+        // The segments made after the restart (seg003–seg007: 18 s, 540 frames) all play.
+        #expect(report.framesPresented["video", default: 0] >= 540, "\(report.framesPresented)")
         #expect(report.positionSeconds < 60)
     }
 }

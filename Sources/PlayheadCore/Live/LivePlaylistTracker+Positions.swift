@@ -12,7 +12,7 @@ extension LivePlaylistTracker {
     /// - Returns: the content time in seconds and the media sequence number of the segment to load
     ///   first. An empty window gives the live edge and the playlist's media sequence number.
     public func startPosition() -> (seconds: Double, mediaSequence: Int) {
-        guard let first = segments.first else { return (liveEdgeSeconds, playlist.mediaSequence) }
+        guard let first = segments.first else { return (liveEdgeSeconds, firstAvailableMediaSequence) }
         let windowStartSeconds = first.startSeconds
         let edgeSeconds = liveEdgeSeconds
         if let start = playlist.start {
@@ -38,10 +38,6 @@ extension LivePlaylistTracker {
         return first.startSeconds...max(first.startSeconds, edgeSeconds - holdBackSeconds)
     }
 
-    /// The media sequence number of the first segment the server still lists (EXT-X-MEDIA-SEQUENCE
-    /// of the last accepted playlist).
-    public var firstAvailableMediaSequence: Int { playlist.mediaSequence }
-
     /// Whether the segment the player needs next has fallen off the front of the window.
     /// - Parameter nextMediaSequence: the media sequence number the player wants to load next.
     public func fellBehind(nextMediaSequence: Int) -> Bool {
@@ -65,8 +61,17 @@ extension LivePlaylistTracker {
 extension LivePlaylistTracker {
     /// This tracker with its content times shifted so that the media sequences it shares with `other`
     /// start where `other` places them: a live variant switch keeps one content timeline (renditions
-    /// of one stream share media sequence numbers). Unchanged when they share none.
+    /// of one stream share media sequence numbers). Unchanged when they share none. When `other`
+    /// follows a renumbered origin, this tracker first takes up its numbering (the origin renumbers
+    /// every rendition alike).
     public func aligned(to other: LivePlaylistTracker) -> LivePlaylistTracker {
+        guard mediaSequenceShift == 0, other.mediaSequenceShift != 0 || other.discontinuityShift != 0 else {
+            return alignedTimes(to: other)
+        }
+        return renumbered(like: other).alignedTimes(to: other)
+    }
+
+    private func alignedTimes(to other: LivePlaylistTracker) -> LivePlaylistTracker {
         guard let common = segments.first(where: { other.segment(mediaSequence: $0.mediaSequence) != nil }),
               let theirs = other.segment(mediaSequence: common.mediaSequence) else {
             // No overlap: continue after the other's last segment if this one follows it.

@@ -18,11 +18,17 @@ extension LivePlaylistTracker {
     ///   segment's start (then the EXTINF start stays, with a warning).
     /// - Segments before the reload's EXT-X-MEDIA-SEQUENCE are dropped and reported. With
     ///   EXT-X-SKIP (delta update), skipped segments are the tracked ones and are kept.
+    /// - A reload that lists a segment already seen (same URI and byte range, one of a kind in the
+    ///   window, the reload and the recently removed segments) under another media sequence number,
+    ///   every such segment agreeing on the difference, is a renumbered origin (a failover to an
+    ///   origin that numbers differently): the tracker keeps its own numbering (see
+    ///   ``mediaSequenceShift``), with a warning, and plays on without a discontinuity.
     /// - A reload whose media sequence went back (EXT-X-MEDIA-SEQUENCE lower than before, or a last
-    ///   segment older than one already seen) is stale, typically a cached copy: it is reported in a
-    ///   warning and otherwise ignored; it counts as unchanged. An encoder that really restarted its
-    ///   numbering therefore leaves the tracker unchanged until ``isStuck(at:)`` says so and the
-    ///   caller starts a new tracker.
+    ///   segment older than one already seen) and that lists a segment already seen is stale,
+    ///   typically a cached copy: it is reported in a warning and otherwise ignored; it counts as
+    ///   unchanged. One that went back and lists no segment seen before (in the window or the last
+    ///   ``removedHistoryLimit`` removed) is an origin that restarted its numbering: its segments
+    ///   continue at the live edge after an implied discontinuity, with a warning.
     /// - A discontinuity sequence that disagrees with what is known is reported; new segments are
     ///   renumbered to follow the known numbering.
     /// - Parameters:
@@ -33,42 +39,63 @@ extension LivePlaylistTracker {
         let elapsedSeconds = seconds - lastLoadSeconds
         lastLoadSeconds = seconds
         var result = PlaylistUpdate()
-        let reloadedLast = reloaded.segments.last?.mediaSequence ?? reloaded.mediaSequence - 1
-        if reloaded.mediaSequence < playlist.mediaSequence || reloadedLast < highestMediaSequence {
-            result.warnings.append("media sequence went back: the reload starts at \(reloaded.mediaSequence) "
-                + "and ends at \(reloadedLast), after \(playlist.mediaSequence) to \(highestMediaSequence) "
-                + "was seen; the reload is ignored as stale")
-            lastLoadChanged = false
-            return result
-        }
-        var offset = discontinuityOffset(for: reloaded, warnings: &result.warnings)
-        var renumbered = false
-        if let firstNew = reloaded.segments.first(where: { $0.mediaSequence > highestMediaSequence }) {
-            let missedCount = firstNew.mediaSequence - highestMediaSequence - 1
-            if Double(missedCount) * targetDurationSeconds > max(0, elapsedSeconds) + 2 * targetDurationSeconds {
-                renumbered = true
-                impliedDiscontinuities += 1
-                offset += 1
-                result.warnings.append("media sequence jumped from \(highestMediaSequence) to \(firstNew.mediaSequence) in "
-                    + "\(elapsedSeconds) s, more than could have been published: taken as a renumbering, the new "
-                    + "segments continue at the live edge after a discontinuity")
+        followRenumbering(of: reloaded, warnings: &result.warnings)
+        var reloadedFirst = reloaded.mediaSequence + mediaSequenceShift
+        var reloadedLast = (reloaded.segments.last?.mediaSequence ?? reloaded.mediaSequence - 1) + mediaSequenceShift
+        var offset: Int
+        var continuesAtLiveEdge = false
+        if reloadedFirst < firstAvailableMediaSequence || reloadedLast < highestMediaSequence {
+            let wentBack = "media sequence went back: the reload starts at \(reloadedFirst) and ends at \(reloadedLast), "
+                + "after \(firstAvailableMediaSequence) to \(highestMediaSequence) was seen"
+            guard let first = reloaded.segments.first, !listsSeenSegment(reloaded) else {
+                result.warnings.append(wentBack + "; the reload is ignored as stale")
+                lastLoadChanged = false
+                return result
+            }
+            // Nothing listed was seen before: the origin restarted its numbering.
+            mediaSequenceShift = highestMediaSequence + 1 - first.mediaSequence
+            reloadedFirst = reloaded.mediaSequence + mediaSequenceShift
+            reloadedLast = (reloaded.segments.last?.mediaSequence ?? first.mediaSequence) + mediaSequenceShift
+            discontinuityShift = (segments.last?.discontinuitySequence ?? 0) + 1 - first.discontinuitySequence
+            impliedDiscontinuities += 1
+            offset = discontinuityShift
+            continuesAtLiveEdge = true
+            result.warnings.append(wentBack + ", and it lists no segment seen before: taken as an origin that restarted its "
+                + "numbering, the new segments continue at the live edge after a discontinuity (tracker numbers from \(reloadedFirst))")
+        } else {
+            offset = discontinuityOffset(for: reloaded, warnings: &result.warnings)
+            if let firstNew = reloaded.segments.first(where: { $0.mediaSequence + mediaSequenceShift > highestMediaSequence }) {
+                let firstNewSequence = firstNew.mediaSequence + mediaSequenceShift
+                let missedCount = firstNewSequence - highestMediaSequence - 1
+                if Double(missedCount) * targetDurationSeconds > max(0, elapsedSeconds) + 2 * targetDurationSeconds {
+                    continuesAtLiveEdge = true
+                    impliedDiscontinuities += 1
+                    discontinuityShift += 1
+                    offset += 1
+                    result.warnings.append("media sequence jumped from \(highestMediaSequence) to \(firstNewSequence) in "
+                        + "\(elapsedSeconds) s, more than could have been published: taken as a renumbering, the new "
+                        + "segments continue at the live edge after a discontinuity")
+                }
             }
         }
-        for segment in reloaded.segments where segment.mediaSequence > highestMediaSequence {
+        for segment in reloaded.segments where segment.mediaSequence + mediaSequenceShift > highestMediaSequence {
+            let sequence = segment.mediaSequence + mediaSequenceShift
             // After a renumbering the first new segment starts at the live edge; the next follow it.
-            let startSeconds = renumbered && result.newSegments.isEmpty
-                ? liveEdgeSeconds : startSeconds(forNew: segment, warnings: &result.warnings)
-            segments.append(TrackedSegment(mediaSequence: segment.mediaSequence,
+            let startSeconds = continuesAtLiveEdge && result.newSegments.isEmpty
+                ? liveEdgeSeconds : startSeconds(forNew: segment, sequence: sequence, warnings: &result.warnings)
+            segments.append(TrackedSegment(mediaSequence: sequence,
                                            discontinuitySequence: segment.discontinuitySequence + offset,
                                            startSeconds: startSeconds, durationSeconds: segment.duration,
                                            segment: segment))
-            result.newSegments.append(segment.mediaSequence)
-            highestMediaSequence = segment.mediaSequence
+            result.newSegments.append(sequence)
+            highestMediaSequence = sequence
         }
-        let removedCount = segments.prefix { $0.mediaSequence < reloaded.mediaSequence }.count
+        let removedCount = segments.prefix { $0.mediaSequence < reloadedFirst }.count
         if removedCount > 0 {
             emptyWindowEdgeSeconds = liveEdgeSeconds
-            result.removedSegments = segments.prefix(removedCount).map(\.mediaSequence)
+            let removed = segments.prefix(removedCount)
+            result.removedSegments = removed.map(\.mediaSequence)
+            remember(removed)
             segments.removeFirst(removedCount)
         }
         if reloaded.endList && !endListSeen {
@@ -76,6 +103,7 @@ extension LivePlaylistTracker {
             result.endListAdded = true
         }
         playlist = reloaded
+        firstAvailableMediaSequence = reloadedFirst
         result.changed = !result.newSegments.isEmpty || !result.removedSegments.isEmpty || result.endListAdded
         lastLoadChanged = result.changed
         if result.changed { lastChangeSeconds = seconds }
@@ -87,18 +115,18 @@ extension LivePlaylistTracker {
     /// reload continues right after the last tracked segment, on the number that segment implies;
     /// otherwise (and when they agree) the discontinuities implied at renumberings.
     private func discontinuityOffset(for reloaded: MediaPlaylist, warnings: inout [String]) -> Int {
-        let shared = reloaded.segments.first { self.segment(mediaSequence: $0.mediaSequence) != nil }
+        let shared = reloaded.segments.first { self.segment(mediaSequence: $0.mediaSequence + mediaSequenceShift) != nil }
         let check: (mediaSequence: Int, knownSequence: Int, reloadedSequence: Int)
-        if let shared, let known = self.segment(mediaSequence: shared.mediaSequence) {
-            check = (shared.mediaSequence, known.discontinuitySequence, shared.discontinuitySequence)
+        if let shared, let known = self.segment(mediaSequence: shared.mediaSequence + mediaSequenceShift) {
+            check = (known.mediaSequence, known.discontinuitySequence, shared.discontinuitySequence)
         } else if let next = reloaded.segments.first, let last = segments.last,
-                  next.mediaSequence == last.mediaSequence + 1 {
+                  next.mediaSequence + mediaSequenceShift == last.mediaSequence + 1 {
             let expected = last.discontinuitySequence + (next.discontinuity ? 1 : 0)
-            check = (next.mediaSequence, expected, next.discontinuitySequence)
+            check = (last.mediaSequence + 1, expected, next.discontinuitySequence)
         } else {
-            return impliedDiscontinuities
+            return discontinuityShift
         }
-        guard check.knownSequence != check.reloadedSequence + impliedDiscontinuities else { return impliedDiscontinuities }
+        guard check.knownSequence != check.reloadedSequence + discontinuityShift else { return discontinuityShift }
         warnings.append("discontinuity sequence mismatch at media sequence \(check.mediaSequence): "
             + "the reload says \(check.reloadedSequence), \(check.knownSequence) was known; "
             + "new segments follow the known numbering")
@@ -106,12 +134,16 @@ extension LivePlaylistTracker {
     }
 
     /// The content start of a segment seen for the first time (see ``update(with:loadedAt:)``).
-    private func startSeconds(forNew segment: MediaSegment, warnings: inout [String]) -> Double {
+    /// - Parameters:
+    ///   - segment: the segment as the reload lists it.
+    ///   - sequence: its media sequence number on the tracker's numbering.
+    ///   - warnings: where to report a jump or a program date-time disagreement.
+    private func startSeconds(forNew segment: MediaSegment, sequence: Int, warnings: inout [String]) -> Double {
         var extinfStartSeconds = liveEdgeSeconds
-        let missedCount = segment.mediaSequence - highestMediaSequence - 1
+        let missedCount = sequence - highestMediaSequence - 1
         if missedCount > 0 {
             extinfStartSeconds += Double(missedCount) * targetDurationSeconds
-            warnings.append("media sequence jumped from \(highestMediaSequence) to \(segment.mediaSequence): "
+            warnings.append("media sequence jumped from \(highestMediaSequence) to \(sequence): "
                 + "\(missedCount) segment(s) never seen, each assumed to last the target duration")
         }
         guard let previous = segments.last else { return extinfStartSeconds }
@@ -122,11 +154,11 @@ extension LivePlaylistTracker {
         let disagreementSeconds = dateStartSeconds - extinfStartSeconds
         guard abs(disagreementSeconds) > settings.programDateTimeToleranceSeconds else { return extinfStartSeconds }
         guard dateStartSeconds > previous.startSeconds else {
-            warnings.append("program date-time of media sequence \(segment.mediaSequence) would place it "
+            warnings.append("program date-time of media sequence \(sequence) would place it "
                 + "before media sequence \(previous.mediaSequence); the EXTINF sum is kept")
             return extinfStartSeconds
         }
-        warnings.append("program date-time of media sequence \(segment.mediaSequence) disagrees with the "
+        warnings.append("program date-time of media sequence \(sequence) disagrees with the "
             + "EXTINF sum by \(disagreementSeconds) s; the date is used")
         return dateStartSeconds
     }

@@ -37,9 +37,24 @@ public struct LivePlaylistTracker: Sendable {
     public internal(set) var highestMediaSequence: Int
     /// The live edge while the window is empty: the end of the last segment that fell off.
     var emptyWindowEdgeSeconds: Double
-    /// Discontinuities the tracker implied at renumberings of the origin (see
-    /// ``update(with:loadedAt:)``): added to the playlist's own discontinuity numbers from then on.
+    /// Discontinuities the tracker implied at renumberings and restarts of the origin (see
+    /// ``update(with:loadedAt:)``).
     public internal(set) var impliedDiscontinuities = 0
+    /// Added to the playlist's own discontinuity numbers when no tracked segment says otherwise
+    /// (it changes where the tracker implies a discontinuity).
+    var discontinuityShift = 0
+    /// Added to the origin's media sequence numbers to give the tracker's (see
+    /// ``update(with:loadedAt:)``): 0 until the origin renumbers its segments. ``TrackedSegment/segment``
+    /// keeps the origin's number (it derives the AES-128 IV).
+    public internal(set) var mediaSequenceShift = 0
+    /// The media sequence number of the first segment the server still lists (EXT-X-MEDIA-SEQUENCE
+    /// of the last accepted playlist), on the tracker's numbering.
+    public internal(set) var firstAvailableMediaSequence: Int
+    /// Segments that fell off the window, most recent last (at most ``removedHistoryLimit``): their
+    /// identity and tracker number, to tell a stale copy of the playlist from a renumbered one.
+    var removedHistory: [(identity: String, mediaSequence: Int)] = []
+    /// How many removed segments ``removedHistory`` keeps.
+    static let removedHistoryLimit = 256
 
     /// Starts tracking from the first load of a media playlist.
     /// - Parameters:
@@ -65,6 +80,7 @@ public struct LivePlaylistTracker: Sendable {
         lastChangeSeconds = seconds
         lastLoadChanged = true
         highestMediaSequence = first.segments.last?.mediaSequence ?? first.mediaSequence - 1
+        firstAvailableMediaSequence = first.mediaSequence
         emptyWindowEdgeSeconds = 0
     }
 
