@@ -6,8 +6,8 @@ extension MediaPlayer {
 
     /// Decodes (or, in demux mode, takes packets) until a frame of the master kind is waiting, or the
     /// buffer runs dry; drains the decoders once the whole item is in and consumed. Each source
-    /// (content, each ad) has its own decoder; moving to another source drains the one before, so its
-    /// last frames come out placed by its own segment.
+    /// (content, each ad) has its own decoder; moving to another source, or across a discontinuity,
+    /// drains the one before, so its last frames come out placed by their own segment.
     func fillFrames(now: Double) {
         while frames.peek(masterKind) == nil {
             guard let (packet, segment) = buffer.nextPacket() else {
@@ -28,7 +28,11 @@ extension MediaPlayer {
                 }
                 return
             }
-            if let previous = state.decodingSegment, previous !== segment, previous.placement.source != segment.placement.source {
+            if let previous = state.decodingSegment, previous !== segment,
+               previous.placement.source != segment.placement.source
+                || previous.tracked.discontinuitySequence != segment.tracked.discontinuitySequence {
+                // A new source, or a discontinuity within one: the frames the decoder still holds (B-frame
+                // reordering, frame threads) belong to the segment before and are placed by its anchor.
                 if configuration.mode != .demux {
                     let old = decoder(for: previous.placement.source)
                     old.finish { queueFrame($0, from: previous, now: now) }
