@@ -56,6 +56,12 @@ public final class Demuxer {
         }
         context = opened
         format = opened
+        if chosen == nil, let name = opened.pointee.iformat.map({ String(cString: $0.pointee.name) }),
+           !Self.isSegmentFormat(name) {
+            // libavformat reads almost anything (an image, a web page's text): only what HLS carries is a segment.
+            avformat_close_input(&format)
+            throw .notASegment(format: name, byteCount: bytes.count)
+        }
         if probeStreams {
             let probe = avformat_find_stream_info(opened, nil)
             if probe < 0 {
@@ -67,6 +73,17 @@ public final class Demuxer {
     }
 
     deinit { avformat_close_input(&format) }
+
+    /// The libavformat demuxers of what an HLS media segment may be (RFC 8216bis section 3): MPEG-TS,
+    /// fragmented MP4, packed audio (AAC, MP3, AC-3, E-AC-3). A probe that names any other (`png_pipe`,
+    /// `mjpeg`, `tty`) did not find a segment.
+    static let segmentFormats: Set<String> = ["mpegts", "mov", "mp4", "aac", "mp3", "ac3", "eac3"]
+
+    /// Whether a libavformat demuxer name (possibly a comma-separated list, as `mov,mp4,m4a,3gp,3g2,mj2`)
+    /// is one of ``segmentFormats``.
+    static func isSegmentFormat(_ name: String) -> Bool {
+        name.split(separator: ",").contains { segmentFormats.contains(String($0)) }
+    }
 
     /// Gives streams that were not probed the codec parameters a probed segment of the same rendition
     /// found (sample rate, frame size, …), so libavformat can time packets that carry no timestamp

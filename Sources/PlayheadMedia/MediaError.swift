@@ -5,6 +5,9 @@ import CPlayheadShims
 public enum MediaError: Error, Equatable, CustomStringConvertible {
     /// libavformat could not open or probe the segment's bytes.
     case openFailed(code: Int32, message: String, byteCount: Int)
+    /// libavformat read the bytes as something no HLS segment is (an image, text): `format` is the
+    /// demuxer it chose.
+    case notASegment(format: String, byteCount: Int)
     /// Reading a packet failed at the given byte offset of the segment.
     case demuxFailed(code: Int32, message: String, byteOffset: Int64)
     /// No decoder exists in this FFmpeg build for the named codec.
@@ -21,6 +24,9 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
         switch self {
         case let .openFailed(code, message, count):
             return "cannot open segment (\(count) bytes): \(message) [\(code)]"
+        case let .notASegment(format, count):
+            return "not a media segment (\(count) bytes): libavformat reads it as \(format); HLS segments are MPEG-TS, "
+                + "fragmented MP4 or packed audio"
         case let .demuxFailed(code, message, offset):
             return "demux error at byte \(offset): \(message) [\(code)]"
         case let .decoderNotFound(codec):

@@ -106,10 +106,11 @@ public final class RenditionDecoder {
     /// - Throws: `MediaError` when the segment cannot be opened at all; later read errors become damage.
     public func demux(_ bytes: [UInt8], container: ContainerFormat? = nil, discontinuity: Bool = false) throws(MediaError) -> DemuxedSegment {
         // The first segment is probed (a little decoding) so codec parameters and frame rate are known;
-        // later ones adopt them, so packets without timestamps (AAC in TS) can still be timed.
+        // later ones adopt them, so packets without timestamps (AAC in TS) can still be timed. A segment
+        // that cannot be opened leaves the probe to the next one.
         let probe = !probed
-        probed = true
         let demuxer = try Demuxer(bytes: bytes, container: container, probeStreams: probe)
+        probed = true
         if probe {
             known = CodecParameterSet(from: demuxer)
         } else if let known {

@@ -1,4 +1,5 @@
 import Foundation
+import PlayheadTestFixtures
 import Testing
 @testable import PlayheadMedia
 
@@ -148,5 +149,35 @@ struct SplitMix64 {
             }
         }
         #expect(damaged >= 12, "damage is noticed")
+    }
+}
+
+/// What libavformat's probe accepts but no HLS segment is.
+@Suite struct NotASegmentTests {
+    init() { MediaLog.level = .quiet }
+
+    /// A PNG (an origin's error image) used to open as `png_pipe` and play as one video frame; it is now
+    /// a typed error, and the rendition's codec probe waits for the next segment (before, that segment's
+    /// AAC went unprobed and most of its frames had no timestamp).
+    @Test func anImageIsNotASegmentAndLeavesTheProbeToTheNextSegment() throws {
+        let png = NSTemporaryDirectory() + "playhead-\(UUID().uuidString).png"
+        defer { try? FileManager.default.removeItem(atPath: png) }
+        let made = ChildProcess.runBlocking("ffmpeg", ["-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=64x64",
+                                                       "-frames:v", "1", png])
+        try #require(made.status == 0)
+        let image = Array(try Data(contentsOf: URL(fileURLWithPath: png)))
+        let segment = Array(try Data(contentsOf: Fixtures.streams.appendingPathComponent("ts/v0/seg000.ts")))
+        var options = RenditionDecoderOptions()
+        options.kinds = [.audio]
+        let timed = { (decoder: RenditionDecoder) throws -> Int in
+            var count = 0
+            _ = try decoder.decodeSegment(segment) { if $0.ptsSeconds != nil { count += 1 } }
+            return count
+        }
+        let decoder = RenditionDecoder(options: options)
+        #expect(throws: MediaError.notASegment(format: "png_pipe", byteCount: image.count)) { try decoder.demux(image) }
+        let expected = try timed(RenditionDecoder(options: options))
+        #expect(expected > 150)
+        #expect(try timed(decoder) == expected)
     }
 }
