@@ -44,6 +44,10 @@ struct LoopState {
     var pendingSeek: Int?
     /// A scheduled pause ends at this session time.
     var resumeAt: Double?
+    /// Undeclared timestamp jumps found so far, each giving the segments from it on a fresh anchor key.
+    var timestampRebases: [TimestampRebase] = []
+    /// The end of the last content segment buffered, to spot an undeclared timestamp jump at the next.
+    var lastContentEnd: ContentSegmentEnd?
     /// Every segment up to the end of the item has been loaded.
     var endLoaded = false
     /// Decoders drained after the last packet.

@@ -14,12 +14,16 @@ final class BufferedSegment {
     let byteCount: Int
     /// Its source and where that source sits on the timeline.
     let placement: Placement
+    /// The key its timestamps are anchored under: its discontinuity sequence, or the key of an
+    /// undeclared timestamp jump at or before it (see ``MediaPlayer/anchorKey(for:firstPTS:url:now:)``).
+    let anchorKey: Int
     /// Index of the next packet to hand to the renderer.
     var nextPacket = 0
 
     init(demuxed: DemuxedSegment, tracked: TrackedSegment, timelineStart: Double, timelineEnd: Double, byteCount: Int,
-         placement: Placement) {
+         placement: Placement, anchorKey: Int? = nil) {
         self.placement = placement
+        self.anchorKey = anchorKey ?? tracked.discontinuitySequence
         self.demuxed = demuxed
         self.tracked = tracked
         self.timelineStart = timelineStart

@@ -282,17 +282,21 @@ extension MediaPlayer {
                 return nil
             }
             let start: Double
+            var key = tracked.discontinuitySequence
             if case let .ad(breakId, adIndex) = placement.source, let asset = state.adAssets[breakId]?[adIndex] {
                 start = asset.anchor.contentSeconds(forPTS: span.start, discontinuitySequence: tracked.discontinuitySequence,
                                                     segmentStartSeconds: tracked.startSeconds)
             } else {
-                start = anchor.contentSeconds(forPTS: span.start, discontinuitySequence: tracked.discontinuitySequence,
-                                              segmentStartSeconds: tracked.startSeconds)
+                key = anchorKey(for: tracked, firstPTS: span.start, url: transfer.url, now: now)
+                start = anchor.contentSeconds(forPTS: span.start, discontinuitySequence: key, segmentStartSeconds: tracked.startSeconds)
+                state.lastContentEnd = ContentSegmentEnd(mediaSequence: tracked.mediaSequence, anchorKey: key,
+                                                         driftSeconds: start + (span.end - span.start) - tracked.endSeconds)
             }
             let end = start + (span.end - span.start)
             let onTimeline = placement.timelineSpan(start: start, end: end)
             buffer.append(BufferedSegment(demuxed: demuxed, tracked: tracked, timelineStart: onTimeline.start,
-                                          timelineEnd: onTimeline.end, byteCount: transfer.body.count, placement: placement))
+                                          timelineEnd: onTimeline.end, byteCount: transfer.body.count, placement: placement,
+                                          anchorKey: key))
             return (start, end)
         } catch {
             report.damage.append("\(transfer.url): \(error.description)")

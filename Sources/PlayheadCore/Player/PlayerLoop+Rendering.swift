@@ -30,8 +30,8 @@ extension MediaPlayer {
             }
             if let previous = state.decodingSegment, previous !== segment,
                previous.placement.source != segment.placement.source
-                || previous.tracked.discontinuitySequence != segment.tracked.discontinuitySequence {
-                // A new source, or a discontinuity within one: the frames the decoder still holds (B-frame
+                || previous.anchorKey != segment.anchorKey {
+                // A new source, or a discontinuity (declared or not) within one: the frames the decoder still holds (B-frame
                 // reordering, frame threads) belong to the segment before and are placed by its anchor.
                 if configuration.mode != .demux {
                     let old = decoder(for: previous.placement.source)
@@ -69,7 +69,7 @@ extension MediaPlayer {
             return asset.anchor.contentSeconds(forPTS: mediaSeconds, discontinuitySequence: segment.tracked.discontinuitySequence,
                                                segmentStartSeconds: segment.tracked.startSeconds)
         }
-        return anchor.contentSeconds(forPTS: mediaSeconds, discontinuitySequence: segment.tracked.discontinuitySequence,
+        return anchor.contentSeconds(forPTS: mediaSeconds, discontinuitySequence: segment.anchorKey,
                                      segmentStartSeconds: segment.tracked.startSeconds)
     }
 
