@@ -21,6 +21,25 @@ public enum ContainerFormat: String, Sendable {
         if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] & 0xF6 == 0xF0 { return .adts }
         return nil
     }
+
+    /// The types of the ISO BMFF boxes at the top level of `bytes`, in order, as far as their sizes
+    /// hold together (at most 64).
+    public static func topLevelBoxes(_ bytes: [UInt8]) -> [String] {
+        var types: [String] = []
+        var offset = 0
+        while offset + 8 <= bytes.count, types.count < 64 {
+            var size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            types.append(String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self))
+            if size == 1, offset + 16 <= bytes.count {
+                size = bytes[offset + 8..<offset + 16].reduce(0) { ($0 << 8) | Int($1) }
+            } else if size == 0 {
+                break
+            }
+            guard size >= 8, size <= bytes.count - offset else { break }
+            offset += size
+        }
+        return types
+    }
 }
 
 /// Demuxes one segment held in memory (plus its init section for fMP4) with libavformat.
@@ -52,7 +71,11 @@ public final class Demuxer {
         let code = avformat_open_input(&formatPointer, nil, inputFormat, nil)
         guard code >= 0, let opened = formatPointer else {
             // avformat_open_input frees the context on failure.
-            throw .openFailed(code: code, message: AVError.message(code), byteCount: bytes.count)
+            var message = AVError.message(code)
+            if chosen == .mp4, !ContainerFormat.topLevelBoxes(bytes).contains("moov") {
+                message += " (fragmented MP4 without its initialization section: no moov box; the playlist needs EXT-X-MAP)"
+            }
+            throw .openFailed(code: code, message: message, byteCount: bytes.count)
         }
         context = opened
         format = opened

@@ -181,3 +181,25 @@ struct SplitMix64 {
         #expect(try timed(decoder) == expected)
     }
 }
+
+/// An fMP4 media segment given without its initialization section.
+@Suite struct MissingInitSectionTests {
+    init() { MediaLog.level = .quiet }
+
+    @Test func theErrorSaysTheInitializationSectionIsMissing() throws {
+        let folder = Fixtures.streams.appendingPathComponent("fmp4/v0")
+        let media = Array(try Data(contentsOf: folder.appendingPathComponent("seg000.m4s")))
+        let initSection = Array(try Data(contentsOf: folder.appendingPathComponent("init.mp4")))
+        #expect(ContainerFormat.topLevelBoxes(initSection).starts(with: ["ftyp", "moov"]))
+        #expect(!ContainerFormat.topLevelBoxes(media).contains("moov") && ContainerFormat.topLevelBoxes(media).contains("moof"))
+        do {
+            _ = try RenditionDecoder().demux(media)
+            Issue.record("a media segment without its init section opened")
+        } catch {
+            #expect(error.description.contains("without its initialization section") && error.description.contains("EXT-X-MAP"),
+                    "\(error.description)")
+        }
+        // With the init section in front it opens.
+        #expect(try RenditionDecoder().demux(initSection + media).packets.count > 100)
+    }
+}
