@@ -90,6 +90,10 @@ public actor SegmentFetcher {
                 keyBytes = transfer.body
                 keys[keyURL] = keyBytes
             }
+            guard keyBytes.count == 16 else {
+                // An AES-128 key is 16 bytes; anything else is usually an error page served in its place.
+                throw .media(url: url, .decryptionFailed("the key \(keyURL) is \(keyBytes.count) bytes, expected 16"))
+            }
             do {
                 return try AES128.decrypt(bytes, key: keyBytes, iv: key.iv ?? AES128.iv(mediaSequence: mediaSequence))
             } catch {

@@ -43,6 +43,21 @@ import Testing
         #expect(CLI.hashes(ours.stdout) == Array(CLI.hashes(reference.stdout).prefix(360)))
     }
 
+    @Test func aKeyThatIsNotSixteenBytesIsNamed() async throws {
+        // An origin serving an error page where the AES-128 key should be.
+        let folder = NSTemporaryDirectory() + "playhead-key-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "<html>Forbidden</html>".write(toFile: folder + "/key.bin", atomically: true, encoding: .utf8)
+        let playlist = try String(contentsOfFile: CLI.streams + "/aes/index.m3u8", encoding: .utf8)
+            .replacingOccurrences(of: "URI=\"key.bin\"", with: "URI=\"file://\(folder)/key.bin\"")
+            .split(separator: "\n").map { $0.hasSuffix(".ts") ? "file://\(CLI.streams)/aes/\($0)" : String($0) }
+        try playlist.joined(separator: "\n").write(toFile: folder + "/index.m3u8", atomically: true, encoding: .utf8)
+        let ours = await CLI.run(CLI.playhead, ["frames", folder + "/index.m3u8"])
+        #expect(ours.status == 1)
+        #expect(ours.stderr.contains("the key file://\(folder)/key.bin is 22 bytes, expected 16"), "\(ours.stderr)")
+    }
+
     @Test func aPlaylistWithoutSegmentsIsAnError() async throws {
         let path = NSTemporaryDirectory() + "playhead-empty-\(UUID().uuidString).m3u8"
         try "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-ENDLIST\n".write(toFile: path, atomically: true, encoding: .utf8)
