@@ -77,4 +77,21 @@ import Testing
         let update = next.update(with: try SyntheticPlaylist.window(first: 2, count: 3, name: "hi"), loadedAt: 13)
         #expect(update.warnings.isEmpty && update.newSegments == [1004], "\(update.warnings)")
     }
+
+    @Test func aChannelThatLoopsItsFilesIsNotARenumbering() throws {
+        // Ten files looped under growing numbers: loop0.ts is 0, 10, 20…; a 3-segment window.
+        let window = { (first: Int) in
+            try SyntheticPlaylist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-MEDIA-SEQUENCE:\(first)\n"
+                + (first..<first + 3).map { "#EXTINF:6,\nloop\($0 % 10).ts\n" }.joined())
+        }
+        var tracker = LivePlaylistTracker(first: try window(0), loadedAt: 0)
+        for first in 1...7 { _ = tracker.update(with: try window(first), loadedAt: Double(first) * 6) }
+        // Back after a long wait: the reload lists only files seen in the first loop, under new numbers.
+        let late = tracker.update(with: try window(10), loadedAt: 60)
+        #expect(late.newSegments == [10, 11, 12] && tracker.mediaSequenceShift == 0, "\(late.warnings)")
+        #expect(!late.warnings.contains { $0.contains("renumbered") }, "\(late.warnings)")
+        // The next reloads overlap the window as usual.
+        let next = tracker.update(with: try window(11), loadedAt: 66)
+        #expect(next.newSegments == [13] && next.warnings.isEmpty, "\(next.warnings)")
+    }
 }

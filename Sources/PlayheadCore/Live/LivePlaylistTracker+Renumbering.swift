@@ -26,21 +26,30 @@ extension LivePlaylistTracker {
 
     /// Keeps the tracker's numbering when the origin renumbered its segments: when every segment of
     /// the reload that was seen once before (and is listed once) comes back under the same other
-    /// number, ``mediaSequenceShift`` takes up the difference, with a warning.
+    /// number, at least one of them still in the window, and the reload so renumbered goes on from
+    /// the window (neither starts before it nor ends before its last segment), ``mediaSequenceShift``
+    /// takes up the difference, with a warning. (A channel that loops a few files under growing
+    /// numbers lists files seen long ago under new numbers, but never beside the window's own.)
     mutating func followRenumbering(of reloaded: MediaPlaylist, warnings: inout [String]) {
         let seen = seenSegments()
+        let inWindow = Set(segments.map { Self.identity(of: $0.segment) })
         var listed: [String: Int] = [:]
         for segment in reloaded.segments { listed[Self.identity(of: segment), default: 0] += 1 }
         var differences: Set<Int> = []
+        var anyInWindow = false
         var example: (uri: String, was: Int, now: Int)?
         for segment in reloaded.segments {
             let identity = Self.identity(of: segment)
             guard listed[identity] == 1, case let .some(.some(known)) = seen[identity] else { continue }
             let now = segment.mediaSequence + mediaSequenceShift
             differences.insert(known - now)
+            anyInWindow = anyInWindow || inWindow.contains(identity)
             if known != now, example == nil { example = (segment.uri, known, segment.mediaSequence) }
         }
-        guard differences.count == 1, let difference = differences.first, difference != 0, let example else { return }
+        guard differences.count == 1, let difference = differences.first, difference != 0, anyInWindow, let example,
+              let last = reloaded.segments.last,
+              reloaded.mediaSequence + mediaSequenceShift + difference >= firstAvailableMediaSequence,
+              last.mediaSequence + mediaSequenceShift + difference >= highestMediaSequence else { return }
         mediaSequenceShift += difference
         warnings.append("the origin renumbered its segments: \(example.uri) was media sequence \(example.was), the reload "
             + "lists it as \(example.now); the tracker keeps its numbering and plays on")
