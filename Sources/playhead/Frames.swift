@@ -98,6 +98,16 @@ final class FrameSink {
     private let md5: FrameMD5Output?
     private let summary: OutputBuffer?
     private var frames: [MediaKind: Int] = [:]
+    /// The segment each packet came from, by stream and PTS, so that a frame the decoder gives out
+    /// later (B-frame reordering, frame threads) counts for its own segment.
+    private var segmentOfPacket: [PacketKey: Int] = [:]
+    /// Frames counted per segment index.
+    private var framesOfSegment: [Int: Int] = [:]
+    /// The index of the segment whose packets arrive now.
+    private var feedingIndex = 0
+    /// The summary line of the segment before, written once the next segment is in (its last frames
+    /// are out by then) or at the end.
+    private var heldLine: (index: Int, text: (Int) -> String)?
     private var packets = 0
     private var bytes = 0
     private var damage = 0
@@ -124,13 +134,32 @@ final class FrameSink {
         }
     }
 
+    /// A packet's stream and timestamp, as its frame carries them.
+    private struct PacketKey: Hashable {
+        let stream: Int
+        let pts: Int64
+    }
+
     func packet(_ packet: Packet) {
         md5?.note(packet)
+        if let pts = packet.pts { segmentOfPacket[PacketKey(stream: packet.streamIndex, pts: pts)] = feedingIndex }
     }
 
     func frame(_ frame: DecodedFrame) {
         frames[frame.kind, default: 0] += 1
+        let index = frame.pts.flatMap { segmentOfPacket.removeValue(forKey: PacketKey(stream: frame.streamIndex, pts: $0)) } ?? feedingIndex
+        framesOfSegment[index, default: 0] += 1
         md5?.add(frame)
+    }
+
+    /// Writes the held summary line with the frames counted for its segment.
+    private func writeHeldLine() {
+        guard let held = heldLine else { return }
+        summary?.write(held.text(framesOfSegment.removeValue(forKey: held.index) ?? 0))
+        // Packets of that segment whose frames never came (streams not decoded, damage) are forgotten.
+        segmentOfPacket = segmentOfPacket.filter { $0.value > held.index }
+        summary?.flush()
+        heldLine = nil
     }
 
     func segment(_ outcome: RenditionReader.SegmentOutcome) {
@@ -141,12 +170,16 @@ final class FrameSink {
         for item in outcome.fetchDamage { printError("damage: \(item)") }
         for item in outcome.report.damage { printError("damage in \(outcome.url): \(item)") }
         let ms = Int(outcome.transferSeconds * 1000)
-        summary?.write("segment \(outcome.index): \(outcome.byteCount) bytes in \(ms) ms, \(outcome.report.packets) packets, \(outcome.report.frames) frames\(outcome.report.damage.isEmpty ? "" : ", \(outcome.report.damage.count) damaged")\n")
-        summary?.flush()
+        writeHeldLine()
+        let damaged = outcome.report.damage.isEmpty ? "" : ", \(outcome.report.damage.count) damaged"
+        let (index, byteCount, packetCount) = (outcome.index, outcome.byteCount, outcome.report.packets)
+        heldLine = (index, { "segment \(index): \(byteCount) bytes in \(ms) ms, \(packetCount) packets, \($0) frames\(damaged)\n" })
+        feedingIndex = outcome.index + 1
     }
 
     func finish(elapsed: Duration) {
         md5?.finish()
+        writeHeldLine()
         output?.flush()
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let counts = MediaKind.allCases.compactMap { kind in frames[kind].map { "\($0) \(kind.rawValue)" } }

@@ -58,6 +58,16 @@ import Testing
         #expect(ours.stderr.contains("the key file://\(folder)/key.bin is 22 bytes, expected 16"), "\(ours.stderr)")
     }
 
+    @Test func eachSegmentCountsItsOwnFrames() async throws {
+        // With frame threads the decoder gives a segment's last frames out while the next is fed; they
+        // used to count for the next one (116 for the first segment).
+        let ours = await CLI.run(CLI.playhead, ["frames", CLI.streams + "/ts/v0/index.m3u8", "--threads", "2"])
+        #expect(ours.status == 0)
+        let counts = ours.stdout.split(separator: "\n").filter { $0.hasPrefix("segment ") }
+            .compactMap { line in line.split(separator: ",").last.flatMap { Int($0.split(separator: " ").first ?? "") } }
+        #expect(counts == [120, 120, 120, 120, 120, 120, 120, 60], "\(ours.stdout)")
+    }
+
     @Test func aPlaylistWithoutSegmentsIsAnError() async throws {
         let path = NSTemporaryDirectory() + "playhead-empty-\(UUID().uuidString).m3u8"
         try "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-ENDLIST\n".write(toFile: path, atomically: true, encoding: .utf8)
