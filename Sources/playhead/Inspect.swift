@@ -8,7 +8,8 @@ import PlayheadNet
 struct Inspect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print what Playhead understands of a playlist.",
-        subcommands: [InspectPlaylist.self, InspectSCTE35.self, InspectVAST.self]
+        subcommands: [InspectPlaylist.self, InspectSCTE35.self, InspectVAST.self],
+        defaultSubcommand: InspectPlaylist.self
     )
 }
 

@@ -94,6 +94,9 @@ enum PlaySummary {
         if let first = r.damage.first {
             lines.append("  damaged: \(r.damage.count) (first: \(first))")
         }
+        if let renditions = r.renditionsNotPlayed {
+            lines.append("  not played (alternate renditions are not fetched): " + renditions.joined(separator: "; "))
+        }
         if let error = r.error { lines.append("  error: \(error)") }
         return lines.joined(separator: "\n") + "\n"
     }

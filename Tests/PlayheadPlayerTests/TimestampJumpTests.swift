@@ -69,4 +69,21 @@ import Testing
         #expect(pts.count >= 590 && pts.count <= 610, "\(pts.count)")
         #expect(pts.allSatisfy { $0 >= 0 && $0 < 12 }, "\(pts.filter { $0 < 0 || $0 >= 12 }.prefix(5))")
     }
+
+    /// The same segment listed twice: its timestamps go back 4 s, under one target duration, yet its
+    /// frames would overlap the ones just shown (they used to be shown at one instant, late).
+    @Test func aSmallJumpBackIsAJumpToo() async throws {
+        let folder = NSTemporaryDirectory() + "playhead-jump-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let segment = "file://" + PlayerFixtures.streams + "/ts/v0/seg001.ts"
+        let text = ["#EXTM3U", "#EXT-X-TARGETDURATION:4", "#EXT-X-PLAYLIST-TYPE:VOD",
+                    "#EXTINF:4,", segment, "#EXTINF:4,", segment, "#EXT-X-ENDLIST"]
+        try text.joined(separator: "\n").write(toFile: folder + "/index.m3u8", atomically: true, encoding: .utf8)
+        let run = await PlayerFixtures.playVirtual("file://\(folder)/index.m3u8", configure: { $0.perFrameEvents = true },
+                                                   maxSessionSeconds: 60)
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        expectSmooth(run, frames: 240)
+        #expect(run.report.damage.count == 1 && run.report.damage[0].contains("timestamps jump by -4.0 s"), "\(run.report.damage)")
+    }
 }

@@ -111,6 +111,9 @@ public struct PlaybackReport: Sendable, Codable {
     public var notifications: [PlayerNotification] = []
     /// Damage found in segments (what could be decoded was).
     public var damage: [String] = []
+    /// EXT-X-MEDIA renditions with their own playlist in a group the played variants name (alternate
+    /// audio or video, subtitles), which this session does not fetch; nil when there are none.
+    public var renditionsNotPlayed: [String]?
     /// The error that ended the session, if any.
     public var error: String?
     /// Session time at the end, seconds.

@@ -18,6 +18,7 @@ extension MediaPlayer {
             case let .media(playlist):
                 media = playlist
             case let .multivariant(multivariant):
+                noteRenditionsNotPlayed(multivariant)
                 let url: String
                 if abr != nil, multivariant.variants.count > 1 {
                     let sorted = multivariant.variants.sorted { $0.bandwidth < $1.bandwidth }
@@ -81,6 +82,17 @@ extension MediaPlayer {
         } catch {
             fail(notification(for: error, now: driver.now), now: driver.now)
         }
+    }
+
+    /// Reports the EXT-X-MEDIA renditions with their own playlist that the variants name: the session
+    /// plays each variant's own playlist only (its muxed audio), so these are said, not silently left.
+    private func noteRenditionsNotPlayed(_ multivariant: MultivariantPlaylist) {
+        let named = Set(multivariant.variants.flatMap { [$0.audio, $0.video, $0.subtitles].compactMap { $0 } })
+        let unplayed = multivariant.media.filter { $0.uri != nil && named.contains($0.groupId) }
+            .map { "\($0.type.text) \"\($0.name)\" (group \($0.groupId)): \($0.uri ?? "")" }
+        guard !unplayed.isEmpty else { return }
+        report.renditionsNotPlayed = unplayed
+        bus.post(.custom(name: "renditionsNotPlayed", payload: ["renditions": unplayed.joined(separator: "; ")]))
     }
 
     private func parse(_ transfer: NetworkTransfer) throws(PlayheadError) -> Playlist {

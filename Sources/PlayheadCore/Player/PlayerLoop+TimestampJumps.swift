@@ -26,18 +26,22 @@ extension MediaPlayer {
     /// sequence a playlist may number (the parser stops at 2^53 − 1).
     static let rebasedAnchorKeyBase = Int.max / 2
 
-    /// How far a segment's timestamps may land from where the segment before says (after the
-    /// playlist's own distance between them) before it counts as a jump: one target duration, at
-    /// least 5 s. EXTINF rounding and a damaged segment start stay well under it.
-    func timestampJumpThresholdSeconds() -> Double {
+    /// How far back a segment's first timestamp may land from where the segment before ended (after
+    /// the playlist's own distance between them) before it counts as a jump: its frames would overlap
+    /// frames already placed. Packagers overlap a few frames at most.
+    static let backwardTimestampJumpSeconds = 1.0
+
+    /// How far ahead it may land: one target duration, at least 5 s (a hole in the media, such as a
+    /// damaged segment start, stays under it; an encoder restart with a new time base does not).
+    func forwardTimestampJumpSeconds() -> Double {
         max(5, state.tracker?.targetDurationSeconds ?? 0)
     }
 
     /// The anchor key of a content segment: its discontinuity sequence, or the key of an undeclared
     /// timestamp jump at or before it. A segment that follows the last one buffered (the next media
     /// sequence, no EXT-X-DISCONTINUITY) but whose first timestamp lands more than
-    /// ``timestampJumpThresholdSeconds()`` from where that one's timestamps say (an encoder restart or
-    /// a splice the packager did not mark) is placed as after a discontinuity, where the playlist puts
+    /// ``backwardTimestampJumpSeconds`` before or ``forwardTimestampJumpSeconds()`` after where that
+    /// one's timestamps say (an encoder restart or a splice the packager did not mark) is placed as after a discontinuity, where the playlist puts
     /// it, and reported as damage, with HLS_SEGMENT_ERROR and a `timestampJump` event. Before, its frames were
     /// placed by the old anchor: a jump back put them in the past, all presented at one instant.
     func anchorKey(for tracked: TrackedSegment, firstPTS: Double, url: String, now: Double) -> Int {
@@ -50,7 +54,7 @@ extension MediaPlayer {
               let drift = anchor.driftSeconds(forPTS: firstPTS, discontinuitySequence: key, segmentStartSeconds: tracked.startSeconds)
         else { return key }
         let jumpSeconds = drift - last.driftSeconds
-        guard abs(jumpSeconds) > timestampJumpThresholdSeconds() else { return key }
+        guard jumpSeconds < -Self.backwardTimestampJumpSeconds || jumpSeconds > forwardTimestampJumpSeconds() else { return key }
         let fresh = Self.rebasedAnchorKeyBase + state.timestampRebases.count
         state.timestampRebases.append(TimestampRebase(discontinuitySequence: tracked.discontinuitySequence,
                                                       fromMediaSequence: tracked.mediaSequence, anchorKey: fresh))

@@ -1,0 +1,35 @@
+import Foundation
+import PlayheadCore
+import Testing
+
+/// Alternate renditions (EXT-X-MEDIA with a URI) are not fetched; the report says so.
+@Suite struct RenditionsNotPlayedTests {
+    func play(media: [String], audioGroup: String?) async throws -> PlayerFixtures.Run {
+        let folder = NSTemporaryDirectory() + "playhead-alt-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let variant = "file://" + PlayerFixtures.streams + "/ts/v0/index.m3u8"
+        let text = ["#EXTM3U", "#EXT-X-VERSION:4"] + media
+            + ["#EXT-X-STREAM-INF:BANDWIDTH=2000000" + (audioGroup.map { ",AUDIO=\"\($0)\"" } ?? ""), variant]
+        try text.joined(separator: "\n").write(toFile: folder + "/master.m3u8", atomically: true, encoding: .utf8)
+        return await PlayerFixtures.playVirtual("file://\(folder)/master.m3u8", configure: { $0.abr = nil }, maxSessionSeconds: 60)
+    }
+
+    @Test func anAudioGroupWithItsOwnPlaylistIsNamed() async throws {
+        let run = try await play(media: [
+            #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English",DEFAULT=YES,URI="en.m3u8""#,
+            #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="other",NAME="Unused",URI="un.m3u8""#,
+        ], audioGroup: "aud")
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        #expect(run.report.renditionsNotPlayed == [#"AUDIO "English" (group aud): en.m3u8"#], "\(run.report.renditionsNotPlayed ?? [])")
+        #expect(run.eventLines.contains { $0.contains("renditionsNotPlayed") })
+        #expect(run.report.framesPresented["video"] == 900)
+    }
+
+    @Test func renditionsWithoutAPlaylistAreNotListed() async throws {
+        // A rendition without URI is in the variant's own stream (muxed audio): nothing is left out.
+        let run = try await play(media: [#"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="Main",DEFAULT=YES"#], audioGroup: "aud")
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        #expect(run.report.renditionsNotPlayed == nil)
+    }
+}
