@@ -33,7 +33,40 @@ public struct SoakSettings: Sendable, Codable {
         self.url = url
         self.sessions = sessions
         self.durationSeconds = durationSeconds
-        warmUpSeconds = Self.defaultWarmUpSeconds(durationSeconds: durationSeconds)
+        warmUpSeconds = Self.defaultWarmUpSeconds(durationSeconds: durationSeconds.isFinite ? durationSeconds : 0)
+    }
+
+    /// The report keeps everything but the bearer token.
+    enum CodingKeys: String, CodingKey {
+        case url, sessions, durationSeconds, mode, server, summaryIntervalSeconds, warmUpSeconds, memoryGrowthLimitPercent
+    }
+
+    /// What is wrong with these settings, each problem naming its option; empty when they can run.
+    public var problems: [String] {
+        var problems: [String] = []
+        func seconds(_ value: Double, _ option: String, allowZero: Bool = false) {
+            guard value.isFinite, allowZero ? value >= 0 : value > 0, value <= SessionSpec.maxSeconds else {
+                problems.append("\(option) is \(value): it must be \(allowZero ? "0" : "above 0") to \(Int(SessionSpec.maxSeconds)) seconds")
+                return
+            }
+        }
+        if !Self.isHTTPURL(url) { problems.append("the stream URL \(url) is not an http or https URL with a host") }
+        if let server, !Self.isHTTPURL(server) { problems.append("--server \(server) is not an http URL with a host (http://HOST:PORT)") }
+        if sessions < 1 { problems.append("--sessions is \(sessions): it must be at least 1") }
+        seconds(durationSeconds, "--duration")
+        seconds(summaryIntervalSeconds, "--interval")
+        seconds(warmUpSeconds, "--warm-up", allowZero: true)
+        if !memoryGrowthLimitPercent.isFinite || memoryGrowthLimitPercent <= 0 {
+            problems.append("--memory-growth-limit is \(memoryGrowthLimitPercent): it must be a percentage above 0")
+        }
+        if !["decode", "demux", "keyframes"].contains(mode) { problems.append("--mode is \(mode): it must be decode, demux or keyframes") }
+        return problems
+    }
+
+    /// Whether `text` is an absolute http or https URL with a host.
+    static func isHTTPURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else { return false }
+        return !(url.host ?? "").isEmpty
     }
 }
 
@@ -151,7 +184,7 @@ public struct SoakReport: Sendable, Codable {
 
     /// The closing text: samples over time, per-session figures, flags.
     public var text: String {
-        var lines = ["soak report: \(settings.sessions) sessions × \(Int(settings.durationSeconds)) s, \(settings.mode), \(settings.url)"]
+        var lines = ["soak report: \(settings.sessions) sessions × \(String(format: "%g", settings.durationSeconds)) s, \(settings.mode), \(settings.url)"]
         lines.append("  time (s)  running  rebuffers  errors    cpu %   rss MiB  rss/session MiB")
         for s in samples {
             lines.append(String(format: "  %8.0f  %7d  %9d  %6d  %7.1f  %8.1f  %15.2f", s.elapsedSeconds, s.running, s.rebuffers, s.errors,

@@ -25,6 +25,23 @@ public enum SoakRunner {
         MediaLog.level = .quiet
         let target: any SoakTarget = settings.server.map { DaemonSoakTarget(settings: settings, server: $0) }
             ?? InProcessSoakTarget(settings: settings)
+        return try await run(settings, on: target, print: print)
+    }
+
+    /// Runs the soak on a target: starts its sessions, samples them until they end, finishes them. When
+    /// anything fails, the sessions already started (in a daemon, they would play on) are stopped before
+    /// the error is given.
+    static func run(_ settings: SoakSettings, on target: any SoakTarget, print: @Sendable (String) -> Void) async throws -> SoakReport {
+        do {
+            return try await sample(settings, on: target, print: print)
+        } catch {
+            await target.finish()
+            throw error
+        }
+    }
+
+    /// The sampling loop.
+    static func sample(_ settings: SoakSettings, on target: any SoakTarget, print: @Sendable (String) -> Void) async throws -> SoakReport {
         try await target.start()
         let started = Date()
         var samples: [SoakSample] = []

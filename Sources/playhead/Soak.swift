@@ -43,14 +43,8 @@ struct Soak: AsyncParsableCommand {
     @Option(help: "Also write the report as JSON to FILE.")
     var report: String?
 
-    func validate() throws {
-        if sessions < 1 { throw ValidationError("--sessions must be at least 1") }
-        if duration <= 0 { throw ValidationError("--duration must be positive") }
-        if interval <= 0 { throw ValidationError("--interval must be positive") }
-        if !["decode", "demux", "keyframes"].contains(mode) { throw ValidationError("--mode must be decode, demux or keyframes") }
-    }
-
-    func run() async throws {
+    /// The settings these options make.
+    var settings: SoakSettings {
         var settings = SoakSettings(url: url, sessions: sessions, durationSeconds: duration)
         settings.mode = mode
         settings.server = server
@@ -58,6 +52,17 @@ struct Soak: AsyncParsableCommand {
         settings.summaryIntervalSeconds = interval
         if let warmUp { settings.warmUpSeconds = warmUp }
         settings.memoryGrowthLimitPercent = memoryGrowthLimit
+        return settings
+    }
+
+    func validate() throws {
+        if let problem = settings.problems.first { throw ValidationError(problem) }
+        // The report is written at the end: a path that cannot be written is refused now, not after the run.
+        if let report, let reason = Play.unwritable(report) { throw ValidationError("--report \(report): \(reason)") }
+    }
+
+    func run() async throws {
+        let settings = settings
         let result: SoakReport
         do {
             result = try await SoakRunner.run(settings) { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
@@ -69,7 +74,12 @@ struct Soak: AsyncParsableCommand {
         if let report {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(result).write(to: URL(fileURLWithPath: report))
+            do {
+                try encoder.encode(result).write(to: URL(fileURLWithPath: report))
+            } catch {
+                FileHandle.standardError.write(Data("playhead soak: could not write the report to \(report): \(error.localizedDescription)\n".utf8))
+                throw ExitCode(2)
+            }
         }
         if !result.flags.isEmpty { throw ExitCode(1) }
     }

@@ -22,6 +22,26 @@ import Testing
         #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
     }
 
+    @Test(arguments: [
+        (["--duration", "inf"], "--duration is inf: it must be above 0 to 1000000000 seconds"),
+        (["--duration", "nan"], "--duration is nan"),
+        (["--interval", "nan"], "--interval is nan"),
+        (["--warm-up", "nan"], "--warm-up is nan"),
+        (["--memory-growth-limit", "nan"], "--memory-growth-limit is nan"),
+        (["--report", "/nonexistent-folder/soak.json"], "--report /nonexistent-folder/soak.json: no folder /nonexistent-folder"),
+    ])
+    func soakRefuses(_ options: [String], _ message: String) async {
+        let outcome = await CLI.run(CLI.playhead, ["soak", "http://127.0.0.1:9/none.m3u8", "--sessions", "1"] + options)
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+    }
+
+    @Test func soakRefusesAURLItCannotFetch() async {
+        let outcome = await CLI.run(CLI.playhead, ["soak", "/tmp/stream.m3u8", "--sessions", "1"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("the stream URL /tmp/stream.m3u8 is not an http or https URL"), "\(outcome.stderr)")
+    }
+
     @Test func framesRefusesAbsurdThreadCounts() async {
         let outcome = await CLI.run(CLI.playhead, ["frames", "http://127.0.0.1:9/none.m3u8", "--threads", "100000"])
         #expect(outcome.status == 2)

@@ -1,4 +1,6 @@
 @testable import PlayheadServer
+import Foundation
+import PlayheadCore
 import Testing
 
 /// How a soak's report judges memory and stalls from its samples.
@@ -25,5 +27,55 @@ import Testing
                                                                 sample(300, running: 0, rss: 90)])
         #expect(abs((growing.rssGrowthPercent ?? -1) - 10) < 1e-4)
         #expect(growing.flags.contains { $0.hasPrefix("memory growth") })
+    }
+}
+
+/// What a soak refuses before it starts, and what its report leaves out.
+@Suite struct SoakSettingsTests {
+    @Test(arguments: [Double.infinity, .nan, -1, 0, 2e9])
+    func durationMustBeFiniteAndPositive(_ duration: Double) {
+        let settings = SoakSettings(url: "http://127.0.0.1/x.m3u8", sessions: 1, durationSeconds: duration)
+        #expect(settings.problems.contains { $0.hasPrefix("--duration is") })
+    }
+
+    @Test func otherOptionsAreChecked() {
+        var settings = SoakSettings(url: "file:///tmp/x.m3u8", sessions: 0, durationSeconds: 10)
+        settings.summaryIntervalSeconds = .nan
+        settings.warmUpSeconds = -1
+        settings.memoryGrowthLimitPercent = .nan
+        settings.server = "127.0.0.1:7070"
+        let problems = settings.problems
+        for prefix in ["the stream URL", "--server", "--sessions", "--interval", "--warm-up", "--memory-growth-limit"] {
+            #expect(problems.contains { $0.hasPrefix(prefix) }, "\(prefix) in \(problems)")
+        }
+        #expect(SoakSettings(url: "http://127.0.0.1:8080/x.m3u8", sessions: 2, durationSeconds: 0.5).problems.isEmpty)
+    }
+
+    @Test func theReportLeavesOutTheToken() throws {
+        var settings = SoakSettings(url: "http://127.0.0.1/x.m3u8", sessions: 1, durationSeconds: 2.5)
+        settings.token = "s3cret-token"
+        let report = SoakReport(settings: settings, samples: [])
+        let json = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
+        #expect(!json.contains("s3cret-token"))
+        #expect(json.contains("durationSeconds"))
+        #expect(report.text.contains("1 sessions × 2.5 s"))
+    }
+
+    /// A target whose reads fail after its sessions started.
+    final class FailingTarget: SoakTarget {
+        let finished = Mutex(0)
+        func start() async throws {}
+        func snapshot() async throws -> ([SoakSessionFigures], ProcessStats) { throw LoopbackHTTPClient.Failure(description: "gone") }
+        func finish() async { finished.withLock { $0 += 1 } }
+    }
+
+    @Test func aFailedRunStopsItsSessions() async {
+        var settings = SoakSettings(url: "http://127.0.0.1/x.m3u8", sessions: 1, durationSeconds: 1)
+        settings.summaryIntervalSeconds = 0.01
+        let target = FailingTarget()
+        await #expect(throws: LoopbackHTTPClient.Failure.self) {
+            _ = try await SoakRunner.run(settings, on: target) { _ in }
+        }
+        #expect(target.finished.withLock { $0 } == 1)
     }
 }
