@@ -6,7 +6,7 @@ public struct APIError: Error, Sendable, Equatable {
     /// The HTTP status code.
     public var status: Int
     /// A stable machine-readable code (`malformedJSON`, `unknownField`, `invalidField`,
-    /// `missingField`, `notFound`, `unauthorized`, `bodyTooLarge`, `tooManySessions`, `conflict`).
+    /// `missingField`, `notFound`, `unauthorized`, `bodyTooLarge`, `tooManySessions`, `conflict`, `shuttingDown`).
     public var code: String
     /// The field at fault, as a dotted path (`url`, `abr.variant`), when one is.
     public var field: String?
@@ -65,6 +65,10 @@ public struct APIError: Error, Sendable, Equatable {
         APIError(status: 429, code: "tooManySessions",
                  message: "too many sessions: at most \(limit) may run at once; stop or delete one first")
     }
+
+    /// 503 for a session asked for while the daemon shuts down.
+    public static let shuttingDown = APIError(status: 503, code: "shuttingDown",
+                                              message: "the daemon is shutting down; it starts no more sessions")
 
     /// 409 for a command to a session that has ended.
     public static func sessionEnded(_ id: String) -> APIError {

@@ -67,7 +67,8 @@ public enum APIRoutes {
         router.get("/v1/sessions/:id/events") { request, context in
             await HTTPReply.guarded {
                 try EventStream.response(manager: manager, id: try context.parameters.require("id"),
-                                         after: try EventStream.lastEventID(request))
+                                         after: try EventStream.lastEventID(request),
+                                         keepAliveSeconds: settings.eventStreamKeepAliveSeconds)
             }
         }
         router.get("/v1/sessions/:id/report") { _, context in

@@ -7,8 +7,54 @@ import PlayheadCore
 /// Each message is `id: SEQ`, `event: NAME`, `data: NDJSON line`. A client that reconnects with
 /// `Last-Event-ID: N` (or `?lastEventId=N`) gets every event after N: first those in the store, then
 /// those still in the bus's memory, then new ones as they are posted. The stream ends when the session
-/// ends (at once for a session that already has).
+/// ends (at once for a session that already has). While no event comes, a comment line (`: keep-alive`)
+/// is sent every `keepAliveSeconds`: a client that left is noticed when that write fails, and the
+/// stream's subscription to the bus ends with it.
 enum EventStream {
+    /// What the live part of a stream writes next.
+    enum Item: Sendable {
+        case event(PlayerEvent)
+        case keepAlive
+    }
+
+    /// The keep-alive comment.
+    static let keepAliveComment = ": keep-alive\n\n"
+
+    /// The session's live events, with a keep-alive item after every `seconds` without one. The sequence
+    /// ends when the bus stream does; `stop` ends the tasks behind it.
+    static func merged(_ live: AsyncStream<PlayerEvent>, keepAliveSeconds seconds: Double) -> (items: AsyncStream<Item>, stop: @Sendable () -> Void) {
+        let (items, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingNewest(EventBus.defaultStreamBufferSize))
+        let lastEvent = Mutex(ContinuousClock.now)
+        let forward = Task {
+            for await event in live {
+                lastEvent.withLock { $0 = .now }
+                continuation.yield(.event(event))
+            }
+            continuation.finish()
+        }
+        let ticker = Task {
+            while !Task.isCancelled {
+                let due = lastEvent.withLock { $0 } + .seconds(seconds)
+                try? await Task.sleep(until: due, clock: .continuous)
+                if Task.isCancelled { break }
+                if lastEvent.withLock({ $0 }) + .seconds(seconds) <= .now {
+                    lastEvent.withLock { $0 = .now }
+                    continuation.yield(.keepAlive)
+                }
+            }
+        }
+        let stop: @Sendable () -> Void = {
+            forward.cancel()
+            ticker.cancel()
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in
+            forward.cancel()
+            ticker.cancel()
+        }
+        return (items, stop)
+    }
+
     /// Encodes one message.
     static func message(sequence: Int, name: String, line: String) -> String {
         "id: \(sequence)\nevent: \(name)\ndata: \(line)\n\n"
@@ -26,7 +72,8 @@ enum EventStream {
     }
 
     /// The streaming response for session `id`.
-    static func response(manager: SessionManager, id: String, after lastID: Int) throws -> Response {
+    static func response(manager: SessionManager, id: String, after lastID: Int,
+                         keepAliveSeconds: Double = ServerSettings.defaultEventStreamKeepAliveSeconds) throws -> Response {
         guard try manager.store.session(id: id) != nil else { throw APIError.sessionNotFound(id) }
         // Subscribe first, then read the backlog: nothing posted in between is missed (duplicates are skipped).
         let session = manager.runningSession(id)
@@ -46,9 +93,16 @@ enum EventStream {
                     try await writer.write(ByteBuffer(string: message(sequence: event.sequence, name: event.name, line: event.jsonLine())))
                     last = event.sequence
                 }
-                for await event in live where event.sequence > last {
-                    try await writer.write(ByteBuffer(string: message(sequence: event.sequence, name: event.name, line: event.jsonLine())))
-                    last = event.sequence
+                let (items, stop) = merged(live, keepAliveSeconds: keepAliveSeconds)
+                defer { stop() }
+                for await item in items {
+                    switch item {
+                    case let .event(event) where event.sequence > last:
+                        try await writer.write(ByteBuffer(string: message(sequence: event.sequence, name: event.name, line: event.jsonLine())))
+                        last = event.sequence
+                    case .event: continue
+                    case .keepAlive: try await writer.write(ByteBuffer(string: keepAliveComment))
+                    }
                 }
             }
             try await writer.finish(nil)

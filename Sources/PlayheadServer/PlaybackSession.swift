@@ -73,18 +73,22 @@ final class PlaybackSession: Sendable {
             default: break
             }
         }
+        // Samples are enqueued under this gate, closed before the final report: none lands after the
+        // report (or after a DELETE that waited for it).
+        let samplingOpen = Mutex(true)
         let sampler = Task.detached { [player] in
             var lastTime = -1.0
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(Self.sampleIntervalSeconds))
                 if let info = player.playbackInformation, info.playerTime != lastTime {
                     lastTime = info.playerTime
-                    writer.enqueue(.sample(sessionID: id, info))
+                    samplingOpen.withLock { open in if open { writer.enqueue(.sample(sessionID: id, info)) } }
                 }
             }
         }
         let task = Task.detached { [player, spec, finished] () -> PlaybackReport in
             var report = await player.run(maxSessionSeconds: spec.durationSeconds)
+            samplingOpen.withLock { $0 = false }
             sampler.cancel()
             if let tracker {
                 await tracker.flush()

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import PlayheadMedia
+import ServiceLifecycle
 
 /// `playhead serve`: the HTTP daemon.
 public enum PlayheadDaemon {
@@ -40,12 +41,27 @@ public enum PlayheadDaemon {
             }
         }
         defer { trimmer.cancel() }
+        // Services shut down in reverse order: the sessions stop first, which ends their event streams,
+        // so the HTTP server's graceful shutdown does not wait on an SSE client for ever.
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: app), .init(service: SessionStopper(manager: manager))],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
-            try await app.runService()
+            try await group.run()
         } catch {
             await manager.shutdown()
             throw error
         }
         await manager.shutdown()
+    }
+}
+
+/// Stops the running sessions (and refuses new ones) as soon as a graceful shutdown begins.
+struct SessionStopper: Service {
+    let manager: SessionManager
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await manager.stopSessions()
     }
 }

@@ -9,7 +9,8 @@ import Prometheus
 /// `playhead_beacons_total`, `playhead_session_errors_total`, `process_cpu_seconds_total`) cover the
 /// sessions of this process, ended and running. Gauges: `playhead_sessions{status}` (stored sessions by
 /// status, `interrupted` included), `playhead_session_bitrate_bits_per_second{session,kind}` (profile and
-/// observed, running sessions), `playhead_session_buffer_seconds{session}`, `process_resident_memory_bytes`.
+/// observed, running sessions), `playhead_session_buffer_seconds{session}`, `playhead_event_streams_open`
+/// (SSE clients following a running session), `process_resident_memory_bytes`.
 public final class ServerMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let manager: SessionManager
@@ -17,6 +18,7 @@ public final class ServerMetrics: Sendable {
     private let exported = Mutex<[String: Double]>([:])
     private let sessionGauges = Mutex<[String: [Gauge]]>([:])
     private let rss: Gauge
+    private let eventStreams: Gauge
     private let scrapeLock = NSLock()
 
     /// The counters and their help lines.
@@ -43,6 +45,8 @@ public final class ServerMetrics: Sendable {
         for (name, help) in Self.counterHelp { counters[name] = registry.makeCounter(descriptor: Self.descriptor(name, help: help)) }
         self.counters = counters
         rss = registry.makeGauge(descriptor: Self.descriptor("process_resident_memory_bytes", help: "Resident memory of the daemon, bytes"))
+        eventStreams = registry.makeGauge(descriptor: Self.descriptor("playhead_event_streams_open",
+                                                                      help: "Event streams (SSE) following a running session"))
     }
 
     /// Refreshes every metric and returns the exposition text.
@@ -53,6 +57,7 @@ public final class ServerMetrics: Sendable {
             refreshStatusGauges()
             ProcessStats.releaseFreeMemory()
             rss.set(to: Double(ProcessStats.residentBytes()))
+            eventStreams.set(to: Double(manager.runningSessions.map { $0.player.bus.openStreamCount }.reduce(0, +)))
             return registry.emitToString()
         }
     }

@@ -23,6 +23,8 @@ public final class SessionManager: Sendable {
     public let maxSessions: Int
     private let running = Mutex<[String: PlaybackSession]>([:])
     let totals = Mutex(EndedTotals())
+    /// Set once the daemon shuts down: no session is created after it.
+    private let closing = Mutex(false)
 
     /// Opens the store in `dataDirectory`, marks sessions a previous process left running as interrupted,
     /// and starts the batched writer.
@@ -46,10 +48,13 @@ public final class SessionManager: Sendable {
     public func create(_ spec: SessionSpec) throws -> StoredSession {
         let id = Self.newID()
         let session = PlaybackSession(id: id, spec: spec, client: client)
-        let admitted = running.withLock { sessions -> Bool in
-            guard sessions.count < maxSessions else { return false }
-            sessions[id] = session
-            return true
+        let admitted = try closing.withLock { closing -> Bool in
+            if closing { throw APIError.shuttingDown }
+            return running.withLock { sessions -> Bool in
+                guard sessions.count < maxSessions else { return false }
+                sessions[id] = session
+                return true
+            }
         }
         guard admitted else { throw APIError.tooManySessions(limit: maxSessions) }
         do {
@@ -114,11 +119,18 @@ public final class SessionManager: Sendable {
         guard try store.delete(id: id) else { throw APIError.sessionNotFound(id) }
     }
 
-    /// Stops every running session and waits for their reports to be stored (graceful shutdown).
-    public func shutdown() async {
+    /// Refuses new sessions from now on, stops every running one and waits for their reports to be stored.
+    public func stopSessions() async {
+        closing.withLock { $0 = true }
         let sessions = runningSessions
         for session in sessions { session.player.stop() }
         for session in sessions { _ = await session.wait() }
+    }
+
+    /// Stops every running session and waits for their reports to be stored, then closes the store's
+    /// writer and the HTTP client (the end of the daemon).
+    public func shutdown() async {
+        await stopSessions()
         writer.close()
         client.shutdown()
     }

@@ -31,7 +31,11 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("max-body-bytes"), help: "Largest request body accepted (413 past it).")
     var maxBodyBytes = ServerSettings.defaultMaxBodyBytes
 
+    @Option(name: .customLong("keep-alive"), help: "Seconds between the comment lines a quiet event stream sends (a client that left is noticed at the next one).")
+    var keepAlive = ServerSettings.defaultEventStreamKeepAliveSeconds
+
     func validate() throws {
+        if !(keepAlive >= 0.05 && keepAlive <= 3600) { throw ValidationError("--keep-alive must be from 0.05 to 3600 seconds, got \(keepAlive)") }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be 0…65535") }
         if maxSessions < 1 { throw ValidationError("--max-sessions must be at least 1") }
         if maxBodyBytes < 1 { throw ValidationError("--max-body-bytes must be at least 1") }
@@ -46,6 +50,7 @@ struct Serve: AsyncParsableCommand {
         settings.dataDirectory = data
         settings.maxSessions = maxSessions
         settings.maxBodyBytes = maxBodyBytes
+        settings.eventStreamKeepAliveSeconds = keepAlive
         do {
             try await PlayheadDaemon.run(settings: settings)
         } catch {

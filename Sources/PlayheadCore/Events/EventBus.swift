@@ -134,6 +134,10 @@ public final class EventBus: Sendable {
         return stream
     }
 
+    /// How many streams from ``stream(bufferingNewest:)`` are still open (consumers that stopped
+    /// iterating are gone).
+    public var openStreamCount: Int { state.withLock { $0.streams.count } }
+
     /// Ends every stream (after the events already yielded); later streams end at once. Posting
     /// and closure subscribers keep working.
     public func finish() {

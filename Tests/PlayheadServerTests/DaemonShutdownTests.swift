@@ -1,0 +1,95 @@
+import Foundation
+import PlayheadOrigin
+import PlayheadServer
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's end and its event streams' clients: SIGTERM with an SSE client attached to a paused
+/// session, and a client that leaves a quiet stream. The real binary as a child process.
+@Suite(.enabled(if: ServerFixtures.binaryHasServe, "the playhead binary has no serve command"))
+struct DaemonShutdownTests {
+    func create(_ daemon: DaemonProcess, _ json: String) throws -> String {
+        let reply = try daemon.send("POST", "/v1/sessions", json: json)
+        #expect(reply.status == 201, "\(reply.text)")
+        return try #require(ServerFixtures.object(reply)["id"] as? String)
+    }
+
+    /// Polls `read` every 50 ms until it gives `wanted` or 20 s pass.
+    func waitFor<T: Equatable>(_ wanted: T, _ what: String, _ read: () throws -> T) async throws {
+        let deadline = Date().addingTimeInterval(20)
+        var seen = try read()
+        while seen != wanted {
+            guard Date() < deadline else { Issue.record("\(what) stayed \(seen), never \(wanted)"); return }
+            try await Task.sleep(for: .milliseconds(50))
+            seen = try read()
+        }
+    }
+
+    func status(_ daemon: DaemonProcess, _ id: String) throws -> String {
+        ServerFixtures.object(try daemon.send("GET", "/v1/sessions/\(id)"))["status"] as? String ?? "?"
+    }
+
+    /// `playhead_event_streams_open` from `/metrics`.
+    func openStreams(_ daemon: DaemonProcess) throws -> Int {
+        let text = try daemon.send("GET", "/metrics").text
+        let line = text.split(separator: "\n").first { $0.hasPrefix("playhead_event_streams_open ") }
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) } ?? -1
+    }
+
+    /// A real-clock session, paused.
+    func pausedSession(_ daemon: DaemonProcess, _ origin: LoopbackHTTPServer) async throws -> String {
+        let id = try create(daemon, #"{"url": "\#(origin.url("/ts/v0/index.m3u8"))", "mode": "demux", "durationSeconds": 120}"#)
+        try await waitFor("playing", "status") { try status(daemon, id) }
+        #expect(try daemon.send("POST", "/v1/sessions/\(id)/pause").status == 202)
+        try await waitFor("paused", "status") { try status(daemon, id) }
+        return id
+    }
+
+    @Test(.timeLimit(.minutes(2))) func sigtermEndsOpenEventStreams() async throws {
+        let origin = try LoopbackHTTPServer(root: ServerFixtures.streams)
+        defer { origin.stop() }
+        let data = ServerFixtures.temporaryDirectory("shutdown")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        var daemon = try DaemonProcess(data: data)
+        let id = try await pausedSession(daemon, origin)
+        let url = daemon.baseURL + "/v1/sessions/\(id)/events"
+        let client = Task.detached { try LoopbackHTTPClient.send("GET", url, timeoutSeconds: 60) }
+        try await waitFor(1, "open event streams") { try openStreams(daemon) }
+
+        // Before, the server's graceful shutdown waited for the stream, which waited for the session.
+        kill(daemon.process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(20)
+        while daemon.process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!daemon.process.isRunning, "the daemon still runs 20 s after SIGTERM")
+        daemon.kill()
+        #expect(daemon.process.terminationReason == .exit && daemon.process.terminationStatus == 0)
+        let events = ServerFixtures.parseSSE(try await client.value.text)
+        #expect(events.contains { $0.event == "statusChanged" && $0.data.contains(#""to":"stopped""#) }, "\(events.suffix(2))")
+
+        // The session was stopped (not interrupted, not completed) and its report stored.
+        daemon = try DaemonProcess(data: data)
+        defer { daemon.terminate() }
+        #expect(try status(daemon, id) == "stopped")
+        #expect(try daemon.send("GET", "/v1/sessions/\(id)/report").headers["x-playhead-partial"] == nil)
+    }
+
+    @Test(.timeLimit(.minutes(2))) func aClientThatLeavesAQuietStreamIsNoticed() async throws {
+        let origin = try LoopbackHTTPServer(root: ServerFixtures.streams)
+        defer { origin.stop() }
+        let data = ServerFixtures.temporaryDirectory("keepalive")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let daemon = try DaemonProcess(data: data, extra: ["--keep-alive", "0.2"])
+        defer { daemon.terminate() }
+        let id = try await pausedSession(daemon, origin)
+        // Read until the first keep-alive comment, then hang up.
+        let reply = try LoopbackHTTPClient.send("GET", daemon.baseURL + "/v1/sessions/\(id)/events", timeoutSeconds: 10) {
+            String(decoding: $0, as: UTF8.self).contains(": keep-alive\n\n")
+        }
+        #expect(reply.text.contains(": keep-alive"))
+        // The next keep-alive write fails and the stream lets go of the session's bus.
+        try await waitFor(0, "open event streams") { try openStreams(daemon) }
+        #expect(try status(daemon, id) == "paused")
+    }
+}
