@@ -9,6 +9,21 @@ enum SessionReports {
     static func report(manager: SessionManager, id: String) throws -> (PlaybackReport, partial: Bool) {
         guard let stored = try manager.store.session(id: id) else { throw APIError.sessionNotFound(id) }
         if let report = stored.report { return (report, false) }
+        // A running session: the player's own report as it stands, with the stored samples and the
+        // bus's notifications.
+        if let session = manager.runningSession(id), var report = session.player.reportSoFar {
+            report.samples = try manager.store.samples(sessionID: id)
+            report.notifications = session.player.bus.notificationHistory.items
+            return (report, true)
+        }
+        return (try rebuilt(stored, manager: manager), true)
+    }
+
+    /// The report of a session without a player (interrupted, or running but not yet turned): put
+    /// together from its stored events and samples. What only the player knew (media and manifest
+    /// seconds, frames by kind, live figures) is left at its zero value.
+    static func rebuilt(_ stored: StoredSession, manager: SessionManager) throws -> PlaybackReport {
+        let id = stored.id
         var report = PlaybackReport(url: stored.spec.url, clock: stored.spec.clock.rawValue, mode: stored.spec.mode.rawValue)
         report.samples = try manager.store.samples(sessionID: id)
         report.playbackInformation = report.samples.last
@@ -31,6 +46,20 @@ enum SessionReports {
                     report.rebuffers[last].durationSeconds = duration
                 }
             case let .timeChanged(seconds): report.positionSeconds = seconds
+            case let .bitrateChanged(from, to, reason):
+                if let record: BitrateSwitchRecord = record(["playerTime": event.playerTime, "toBitsPerSecond": to, "reason": reason]
+                                                              .merging(from.map { ["fromBitsPerSecond": $0] } ?? [:]) { a, _ in a }) {
+                    report.bitrateSwitches.append(record)
+                }
+                report.variantBandwidth = to
+            case let .seekStarted(from, to):
+                if let record: SeekRecord = record(["fromSeconds": from, "toSeconds": to, "requestedAt": event.playerTime]) {
+                    report.seeks.append(record)
+                }
+            case .seekCompleted:
+                if let last = report.seeks.indices.last { report.seeks[last].completedAt = event.playerTime }
+            case let .framesDropped(count, _, _): report.framesDropped += count
+            case let .playlistLoaded(url, _, _) where url != stored.spec.url: report.mediaPlaylistURL = url
             case let .segmentLoaded(_, _, bytes, _, _):
                 report.segmentsDownloaded += 1
                 report.bytesDownloaded += bytes
@@ -39,8 +68,14 @@ enum SessionReports {
             }
         }
         report.totalRebufferSeconds = report.rebuffers.map(\.durationSeconds).reduce(0, +)
+        // The last sample counts what events do not carry (playlists' bytes, frames).
+        if let last = report.playbackInformation {
+            report.bytesDownloaded = max(report.bytesDownloaded, last.bytesDownloaded)
+            report.segmentsDownloaded = max(report.segmentsDownloaded, last.segmentsDownloaded)
+            report.framesDropped = max(report.framesDropped, last.droppedFrameCount)
+        }
         if stored.status == SessionStore.interruptedStatus { report.error = "interrupted: the daemon stopped while the session ran" }
-        return (report, true)
+        return report
     }
 
     /// A report record made from its JSON fields (the records have no public memberwise initialisers).

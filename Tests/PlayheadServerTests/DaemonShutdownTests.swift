@@ -92,4 +92,46 @@ struct DaemonShutdownTests {
         try await waitFor(0, "open event streams") { try openStreams(daemon) }
         #expect(try status(daemon, id) == "paused")
     }
+
+    @Test(.timeLimit(.minutes(2))) func partialReportsKeepWhatWasRecorded() async throws {
+        let origin = try LoopbackHTTPServer(root: ServerFixtures.streams)
+        defer { origin.stop() }
+        let data = ServerFixtures.temporaryDirectory("partial")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        var daemon = try DaemonProcess(data: data)
+        let id = try create(daemon, #"{"url": "\#(origin.url("/ts/master.m3u8"))", "mode": "demux", "durationSeconds": 120}"#)
+        func report() throws -> (fields: [String: Any], partial: Bool) {
+            let reply = try daemon.send("GET", "/v1/sessions/\(id)/report")
+            return (ServerFixtures.object(reply), reply.headers["x-playhead-partial"] == "true")
+        }
+        try await waitFor(true, "a segment presented") { ((try report().fields["mediaSeconds"] as? Double) ?? 0) > 0 }
+
+        // Running: the player's own records, not a reconstruction from events.
+        let running = try report()
+        #expect(running.partial)
+        #expect(running.fields["finalStatus"] as? String == "playing")
+        #expect((running.fields["bitrateSwitches"] as? [Any])?.isEmpty == false)
+        #expect(running.fields["variantBandwidth"] as? Int != nil)
+        #expect((running.fields["mediaPlaylistURL"] as? String)?.hasSuffix(".m3u8") == true)
+        #expect(((running.fields["manifestSeconds"] as? Double) ?? 0) > 0)
+        #expect((running.fields["framesPresented"] as? [String: Int])?.values.reduce(0, +) ?? 0 > 0)
+        let information = running.fields["playbackInformation"] as? [String: Any]
+        #expect(running.fields["bytesDownloaded"] as? Int == information?["bytesDownloaded"] as? Int)
+
+        // Interrupted (SIGKILL): rebuilt from the stored events and samples.
+        try await Task.sleep(for: .seconds(1.2))
+        daemon.kill()
+        daemon = try DaemonProcess(data: data)
+        defer { daemon.terminate() }
+        let interrupted = try report()
+        #expect(interrupted.partial)
+        #expect((interrupted.fields["error"] as? String)?.hasPrefix("interrupted") == true)
+        // The ABR may have switched since: the last switch names the variant.
+        let switches = interrupted.fields["bitrateSwitches"] as? [[String: Any]] ?? []
+        #expect(switches.count >= (running.fields["bitrateSwitches"] as? [Any])?.count ?? 1)
+        #expect(interrupted.fields["variantBandwidth"] as? Int != nil)
+        #expect(interrupted.fields["variantBandwidth"] as? Int == switches.last?["toBitsPerSecond"] as? Int)
+        #expect((interrupted.fields["mediaPlaylistURL"] as? String)?.hasSuffix("/index.m3u8") == true)
+        #expect(((interrupted.fields["bytesDownloaded"] as? Int) ?? 0) >= ((running.fields["bytesDownloaded"] as? Int) ?? 1))
+    }
 }

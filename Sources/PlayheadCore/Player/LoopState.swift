@@ -48,6 +48,9 @@ struct LoopState {
     var timestampRebases: [TimestampRebase] = []
     /// The end of the last content segment buffered, to spot an undeclared timestamp jump at the next.
     var lastContentEnd: ContentSegmentEnd?
+    /// When the report so far was last published, and with which status (it is copied a few times a
+    /// second of session time, not at every turn).
+    var reportPublished: (at: Double, status: PlayerStatus)?
     /// Every segment up to the end of the item has been loaded.
     var endLoaded = false
     /// Decoders drained after the last packet.

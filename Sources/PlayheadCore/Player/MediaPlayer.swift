@@ -122,6 +122,7 @@ public final class MediaPlayer: @unchecked Sendable {
         var isLive = false
         var information: PlaybackInformation?
         var timeline = AdTimeline()
+        var report: PlaybackReport?
     }
 
     func publish(_ update: (inout Snapshot) -> Void) { inboxLock.withLock { update(&snapshot) } }
@@ -138,6 +139,10 @@ public final class MediaPlayer: @unchecked Sendable {
     public var isLive: Bool { inboxLock.withLock { snapshot.isLive } }
     /// The ad timeline: breaks placed so far, with true ad durations once loaded.
     public var timeline: AdTimeline { inboxLock.withLock { snapshot.timeline } }
+    /// The report as it stands at the loop's last turn, for a session still running: every record so
+    /// far, but without its QoS samples and notifications (the bus and a sample store hold those). Nil
+    /// before the first turn.
+    public var reportSoFar: PlaybackReport? { inboxLock.withLock { snapshot.report } }
     /// PSDK localTime: the content time at the playback position (inside a break, its cue's).
     public var localTime: Double { inboxLock.withLock { snapshot.timeline.localSeconds(atVirtual: snapshot.position) } }
     /// PSDK convertToLocalTime: the content time at playback (virtual) time `seconds`.

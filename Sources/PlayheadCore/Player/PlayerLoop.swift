@@ -95,6 +95,9 @@ extension MediaPlayer {
         return max(earliest, now)
     }
 
+    /// Session time between two copies of the report so far.
+    static let reportPublishIntervalSeconds = 0.25
+
     func publishSnapshot(now: Double) {
         let position = state.position(at: now)
         qos.setBufferLength(buffer.level(at: position))
@@ -103,7 +106,26 @@ extension MediaPlayer {
         let status = state.status
         let seekable = tracker.map(timelineSeekableRange)
         let timeline = state.timeline
+        // A copy of the report without its longest arrays (the loop's next append does not copy them),
+        // at most every quarter second of session time or at a status change: each copy makes the loop's
+        // next change to a shared record copy it.
+        var partial: PlaybackReport?
+        if state.finished || state.reportPublished.map({ now - $0.at >= Self.reportPublishIntervalSeconds || $0.status != status }) ?? true {
+            state.reportPublished = (now, status)
+            var copy = report
+            copy.samples = []
+            copy.notifications = []
+            copy.finalStatus = status
+            copy.sessionSeconds = now
+            copy.positionSeconds = position
+            copy.playbackInformation = information
+            copy.totalRebufferSeconds = copy.rebuffers.reduce(0) { $0 + $1.durationSeconds }
+            copy.driftSeconds = copy.mediaSeconds - copy.manifestSeconds
+            if !timeline.breaks.isEmpty { copy.adTimeline = timeline }
+            partial = copy
+        }
         publish {
+            if let partial { $0.report = partial }
             $0.status = status
             $0.position = position
             $0.information = information
