@@ -23,8 +23,9 @@ struct Connection {
     mutating func run() {
         defer { core.closeConnection(fd) }
         while let request = readHead() {
-            guard discardBody(of: request) else {
-                _ = send(.text(413, "request bodies are not accepted", closeAfter: true), fault: nil)
+            if let refusal = discardBody(of: request) {
+                _ = send(refusal, fault: nil)
+                drainBeforeClose()
                 return
             }
             let receivedAt = Date()
@@ -48,19 +49,25 @@ struct Connection {
 
     /// Reads up to the blank line ending a request head. `nil` when the connection should end.
     private mutating func readHead() -> HTTPRequestHead? {
-        let terminator: [UInt8] = [13, 10, 13, 10]
         while true {
-            if let end = buffer.firstRange(of: terminator) {
+            let end = HTTPRequestHead.end(in: buffer)
+            if let end, end.lowerBound <= Self.maxHeadBytes {
                 let head = HTTPRequestHead.parse(buffer[..<end.lowerBound])
                 buffer.removeSubrange(..<end.upperBound)
                 guard let head else {
                     _ = send(.text(400, "malformed request", closeAfter: true), fault: nil)
+                    drainBeforeClose()
                     return nil
                 }
                 return head
             }
-            if buffer.count > Self.maxHeadBytes {
-                _ = send(.text(431, "request head over \(Self.maxHeadBytes) bytes", closeAfter: true), fault: nil)
+            if end != nil || buffer.count > Self.maxHeadBytes {
+                // No line end at all yet: the request line (its target) is what is too long.
+                let plan: ResponsePlan = buffer.prefix(Self.maxHeadBytes).contains(10)
+                    ? .text(431, "request head over \(Self.maxHeadBytes) bytes", closeAfter: true)
+                    : .text(414, "request line over \(Self.maxHeadBytes) bytes", closeAfter: true)
+                _ = send(plan, fault: nil)
+                drainBeforeClose()
                 return nil
             }
             guard Socket.wait(forReadable: fd, stopFD: core.stopFD, timeoutMilliseconds: core.idleTimeoutMilliseconds) == .readable,
@@ -69,18 +76,36 @@ struct Connection {
         }
     }
 
-    /// Reads and drops a `Content-Length` body. `false` when it is too large, chunked, or cut short.
-    private mutating func discardBody(of request: HTTPRequestHead) -> Bool {
-        if request.headers["transfer-encoding"] != nil { return false }
-        guard let length = Int(request.headers["content-length"] ?? "0"), length >= 0,
-              length <= Self.maxDiscardedBodyBytes else { return false }
+    /// Reads and drops a `Content-Length` body. Nil when done; else the answer that ends the connection:
+    /// 400 for a length that is not a number, 413 for a body too large or chunked, 400 for one cut short.
+    private mutating func discardBody(of request: HTTPRequestHead) -> ResponsePlan? {
+        if request.headers["transfer-encoding"] != nil { return .text(413, "request bodies are not accepted", closeAfter: true) }
+        let header = request.headers["content-length"] ?? "0"
+        guard let length = Int(header), length >= 0, header.allSatisfy(\.isASCII) else {
+            return .text(400, "Content-Length \"\(header)\" is not a number of bytes", closeAfter: true)
+        }
+        guard length <= Self.maxDiscardedBodyBytes else { return .text(413, "request bodies are not accepted", closeAfter: true) }
         while buffer.count < length {
             guard Socket.wait(forReadable: fd, stopFD: core.stopFD, timeoutMilliseconds: core.idleTimeoutMilliseconds) == .readable,
-                  let bytes = Socket.receive(fd) else { return false }
+                  let bytes = Socket.receive(fd) else { return .text(400, "the body ended before Content-Length", closeAfter: true) }
             buffer += bytes
         }
         buffer.removeSubrange(..<length)
-        return true
+        return nil
+    }
+
+    /// After an error answer that leaves request bytes unread: half-closes, then reads and drops what the
+    /// client still sends (up to 1 MiB, 1 s), so that closing does not reset the connection before the
+    /// client has read the answer.
+    private func drainBeforeClose() {
+        shutdown(fd, Int32(SHUT_WR))
+        var dropped = 0
+        let deadline = ContinuousClock.now + .seconds(1)
+        while dropped < 1 << 20, ContinuousClock.now < deadline,
+              Socket.wait(forReadable: fd, stopFD: core.stopFD, timeoutMilliseconds: 200) == .readable,
+              let bytes = Socket.receive(fd) {
+            dropped += bytes.count
+        }
     }
 
     /// Sends the response, carrying out timing faults. `false` when the connection must end.

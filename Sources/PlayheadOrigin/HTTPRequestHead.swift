@@ -9,10 +9,17 @@ struct HTTPRequestHead: Equatable {
     /// Header names lower-cased; a repeated header keeps the values joined with ", ".
     var headers: [String: String]
 
-    /// The target's path, percent-decoded, without query or fragment.
+    /// The target's path, percent-decoded, without query or fragment. An absolute-form target
+    /// (`http://host:port/a.ts`, as sent to proxies) gives its path.
     var path: String {
-        let raw = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return Self.percentDecoded(String(raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""))
+        var raw = Substring(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        raw = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let lowered = raw.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            let authority = raw[raw.index(raw.startIndex, offsetBy: lowered.hasPrefix("http://") ? 7 : 8)...]
+            raw = authority.firstIndex(of: "/").map { authority[$0...] } ?? "/"
+        }
+        return Self.percentDecoded(String(raw))
     }
 
     /// The target's query as sent (not decoded), without `?` or fragment; `nil` when there is none.
@@ -29,10 +36,27 @@ struct HTTPRequestHead: Equatable {
         return version == "HTTP/1.1" || connection.contains("keep-alive")
     }
 
-    /// Parses the bytes before the blank line (without it); `nil` when malformed.
+    /// Where the head in `buffer` ends: the range of the blank line's line ends (CRLF CRLF, or bare LFs,
+    /// which RFC 9112 lets a server accept); nil while it has not arrived.
+    static func end(in buffer: [UInt8]) -> Range<Int>? {
+        var index = buffer.startIndex
+        while let lf = buffer[index...].firstIndex(of: 10) {
+            let next = lf + 1
+            if next < buffer.endIndex, buffer[next] == 10 { return (lf > 0 && buffer[lf - 1] == 13 ? lf - 1 : lf)..<(next + 1) }
+            if next + 1 < buffer.endIndex, buffer[next] == 13, buffer[next + 1] == 10 {
+                return (lf > 0 && buffer[lf - 1] == 13 ? lf - 1 : lf)..<(next + 2)
+            }
+            index = next
+        }
+        return nil
+    }
+
+    /// Parses the bytes before the blank line (without it); `nil` when malformed. Lines may end with
+    /// CRLF or a bare LF.
     static func parse(_ bytes: ArraySlice<UInt8>) -> HTTPRequestHead? {
-        let text = String(decoding: bytes, as: UTF8.self)
-        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false).makeIterator()
+        // Split on bytes: as Characters, CR LF is one grapheme.
+        var lines = bytes.split(separator: 10, omittingEmptySubsequences: false)
+            .map { Substring(String(decoding: $0.last == 13 ? $0.dropLast() : $0, as: UTF8.self)) }.makeIterator()
         guard let requestLine = lines.next() else { return nil }
         let parts = requestLine.split(separator: " ")
         guard parts.count == 3, parts[2].hasPrefix("HTTP/1.") else { return nil }
@@ -78,8 +102,9 @@ enum RangeRequest: Equatable {
         let spec = header.dropFirst("bytes=".count).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard spec.count == 2 else { self = .whole; return }
         if spec[0].isEmpty {
-            guard let suffix = Int(spec[1]), suffix > 0 else { self = .whole; return }
-            self = size == 0 ? .unsatisfiable : .partial(first: max(0, size - suffix), last: size - 1)
+            guard let suffix = Int(spec[1]), suffix >= 0 else { self = .whole; return }
+            // A suffix of no bytes, or of an empty resource, selects nothing (RFC 9110 §14.1.3).
+            self = size == 0 || suffix == 0 ? .unsatisfiable : .partial(first: max(0, size - suffix), last: size - 1)
             return
         }
         guard let first = Int(spec[0]), first >= 0 else { self = .whole; return }

@@ -36,12 +36,13 @@ struct ResponsePlan {
         }
         if case .status(let code) = fault { return text(code, "fault injected for \(request.path)", sendBody: !isHead, closeAfter: !keepAlive) }
         let path = request.path
-        let components = path.split(separator: "/")
-        guard path.hasPrefix("/"), !components.contains(where: { $0 == ".." }) else {
-            return text(403, "path escapes the root", sendBody: !isHead, closeAfter: !keepAlive)
+        let filePath: String
+        switch FilePath.resolve(path, root: root) {
+        case .bad(let why): return text(400, why, sendBody: !isHead, closeAfter: !keepAlive)
+        case .outside: return text(403, "\(path) is outside the served folder", sendBody: !isHead, closeAfter: !keepAlive)
+        case .file(let resolved): filePath = resolved
         }
-        let filePath = root + "/" + components.joined(separator: "/")
-        guard let size = regularFileSize(filePath) else {
+        guard !path.hasSuffix("/"), let size = regularFileSize(filePath) else {
             return text(404, "no file at \(path)", sendBody: !isHead, closeAfter: !keepAlive)
         }
         var headers: [(String, String)] = [("Content-Type", ContentType.forPath(path)), ("Accept-Ranges", "bytes")]
@@ -58,8 +59,9 @@ struct ResponsePlan {
             body = read(filePath, offset: first, count: last - first + 1)
             headers.append(("Content-Range", "bytes \(first)-\(last)/\(size)"))
         case .whole:
-            if rangeHeader == nil, acceptsGzip(request), regularFileSize(filePath + ".gz") != nil {
-                body = read(filePath + ".gz", offset: 0, count: Int.max)
+            if rangeHeader == nil, acceptsGzip(request), case .file(let gzip) = FilePath.resolve(path + ".gz", root: root),
+               regularFileSize(gzip) != nil {
+                body = read(gzip, offset: 0, count: Int.max)
                 headers.append(("Content-Encoding", "gzip"))
                 headers.append(("Vary", "Accept-Encoding"))
             } else {

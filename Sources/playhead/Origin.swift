@@ -5,7 +5,12 @@ import PlayheadOrigin
 /// `playhead origin DIR`: serve a folder of HLS on 127.0.0.1.
 struct Origin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Serve a folder of HLS on 127.0.0.1 (HTTP/1.1 with Range and keep-alive) until interrupted."
+        abstract: "Serve a folder of HLS on 127.0.0.1 (HTTP/1.1 with Range and keep-alive) until interrupted.",
+        discussion: """
+        Paths are resolved below the folder: '.' and '..' segments are removed, symbolic links are followed \
+        while they stay inside it (403 otherwise), folders are not listed (404), and a path with a control \
+        character is refused (400).
+        """
     )
 
     @Argument(help: "The folder to serve.")
