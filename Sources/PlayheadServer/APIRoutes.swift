@@ -5,9 +5,25 @@ import PlayheadReport
 
 /// The HTTP API (see `docs/openapi.yaml`): sessions, commands, events, reports, metrics, health.
 public enum APIRoutes {
+    /// Every route's method and path template, for 405 answers (kept beside the handlers below).
+    static let routes: [(method: HTTPRequest.Method, template: String)] = [
+        (.get, "/healthz"), (.get, "/metrics"), (.post, "/v1/sessions"), (.get, "/v1/sessions"),
+        (.get, "/v1/sessions/:id"), (.delete, "/v1/sessions/:id"),
+        (.post, "/v1/sessions/:id/play"), (.post, "/v1/sessions/:id/pause"), (.post, "/v1/sessions/:id/stop"),
+        (.post, "/v1/sessions/:id/seek"), (.get, "/v1/sessions/:id/events"), (.get, "/v1/sessions/:id/report"),
+        (.get, "/v1/sessions/:id/report.html"),
+    ]
+
+    /// The API's responder: the router, with HEAD answered as GET without the body.
+    public static func responder(manager: SessionManager, metrics: ServerMetrics,
+                                 settings: ServerSettings) -> HeadAsGetResponder<some HTTPResponder<BasicRequestContext>> {
+        HeadAsGetResponder(router(manager: manager, metrics: metrics, settings: settings).buildResponder())
+    }
+
     /// A router with every route, the bearer-token check and the body limit of `settings`.
     public static func router(manager: SessionManager, metrics: ServerMetrics, settings: ServerSettings) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: RouteFallbackMiddleware(routes: routes))
         router.add(middleware: BearerTokenMiddleware(token: settings.token))
         let limit = settings.maxBodyBytes
 

@@ -61,12 +61,13 @@ enum EventStream {
     }
 
     /// The resume point from the header or the query.
-    /// - Throws: 400 naming `Last-Event-ID` when it is not a non-negative integer.
+    /// - Throws: 400 naming `Last-Event-ID` (or the `lastEventId` parameter) when it is not a non-negative integer.
     static func lastEventID(_ request: Request) throws -> Int {
         let header = request.headers[HTTPFields.Element.Name("Last-Event-ID")!]
+        let source = header != nil ? "Last-Event-ID" : "lastEventId"
         guard let text = header ?? request.uri.queryParameters.get("lastEventId") else { return 0 }
         guard let value = Int(text.trimmingCharacters(in: CharacterSet.whitespaces)), value >= 0 else {
-            throw APIError.invalidField("Last-Event-ID", "must be a non-negative integer, got \"\(text)\"")
+            throw APIError.invalidField(source, "must be a non-negative integer, got \"\(text)\"")
         }
         return value
     }

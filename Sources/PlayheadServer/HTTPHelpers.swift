@@ -62,8 +62,12 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let token, request.uri.path != "/healthz" else { return try await next(request, context) }
+        // The scheme is case-insensitive (RFC 9110 §11.1); the token is not.
         let given = request.headers[.authorization] ?? ""
-        guard Self.equalInConstantTime(given, "Bearer " + token) else { return HTTPReply.error(.unauthorized) }
+        let scheme = given.prefix(7).lowercased()
+        guard scheme == "bearer ", Self.equalInConstantTime(String(given.dropFirst(7)), token) else {
+            return HTTPReply.error(.unauthorized)
+        }
         return try await next(request, context)
     }
 

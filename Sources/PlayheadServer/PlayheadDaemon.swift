@@ -19,12 +19,12 @@ public enum PlayheadDaemon {
         let manager = try SessionManager(dataDirectory: settings.dataDirectory, maxSessions: settings.maxSessions,
                                          flushIntervalSeconds: settings.flushIntervalSeconds)
         let metrics = ServerMetrics(manager: manager)
-        let router = APIRoutes.router(manager: manager, metrics: metrics, settings: settings)
+        let responder = APIRoutes.responder(manager: manager, metrics: metrics, settings: settings)
         var logger = Logger(label: "playhead.serve")
         logger.logLevel = .warning
         let bind = settings.bindAddress
         let app = Application(
-            router: router,
+            responder: responder,
             configuration: .init(address: .hostname(bind, port: settings.port), serverName: "playhead"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? settings.port

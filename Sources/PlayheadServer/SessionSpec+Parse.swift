@@ -45,8 +45,14 @@ extension SessionSpec {
             try abr.rejectUnknown(["variant", "maxBitsPerSecond", "minBufferSeconds", "maxBufferSeconds"])
             spec.abr.variant = try abr.integer("variant", minimum: 0)
             spec.abr.maxBitsPerSecond = try abr.integer("maxBitsPerSecond", minimum: 1)
-            spec.abr.minBufferSeconds = try abr.number("minBufferSeconds", minimum: 1)
-            spec.abr.maxBufferSeconds = try abr.number("maxBufferSeconds", minimum: 1)
+            spec.abr.minBufferSeconds = try abr.number("minBufferSeconds", minimum: 1, maximum: maxSeconds)
+            spec.abr.maxBufferSeconds = try abr.number("maxBufferSeconds", minimum: 1, maximum: maxSeconds)
+            let minimum = spec.abr.minBufferSeconds ?? BufferPolicy.defaultMinimumSeconds
+            let maximum = spec.abr.maxBufferSeconds ?? BufferPolicy.defaultMaximumSeconds
+            if minimum > maximum {
+                let field = spec.abr.maxBufferSeconds == nil ? "abr.minBufferSeconds" : "abr.maxBufferSeconds"
+                throw .invalidField(field, "the minimum buffer (\(minimum) s) must not exceed the maximum (\(maximum) s)")
+            }
             if spec.abr.variant != nil, spec.abr.maxBitsPerSecond != nil {
                 throw .invalidField("abr.maxBitsPerSecond", "give abr.variant or abr.maxBitsPerSecond, not both")
             }
@@ -67,6 +73,7 @@ extension SessionSpec {
                 spec.ads.signalingMode = mode
             }
             spec.ads.enableLivePreroll = try ads.bool("enableLivePreroll")
+            if spec.ads.enabled, spec.ads.adTagURL == nil { throw .missingField("ads.adTagURL") }
         }
         if let tags = try r.stringArray("subscribedTags") { spec.subscribedTags = tags }
         if let dump = try r.object("dump") {

@@ -19,8 +19,8 @@ import Testing
         let data = ServerFixtures.temporaryDirectory("bad-input")
         defer { try? FileManager.default.removeItem(atPath: data) }
         let manager = try SessionManager(dataDirectory: data, maxSessions: 1)
-        let router = APIRoutes.router(manager: manager, metrics: ServerMetrics(manager: manager), settings: settings)
-        let app = Application(router: router)
+        let responder = APIRoutes.responder(manager: manager, metrics: ServerMetrics(manager: manager), settings: settings)
+        let app = Application(responder: responder)
         try await app.test(.router) { client in try await test(client, manager) }
         await manager.shutdown()
     }
@@ -64,6 +64,9 @@ import Testing
                 (#"{"url": "http://h/x.m3u8", "durationSeconds": "long"}"#, "durationSeconds"),
                 (#"{"url": "http://h/x.m3u8", "autoplay": 1}"#, "autoplay"),
                 (##"{"url": "http://h/x.m3u8", "subscribedTags": ["#EXT-X-DATERANGE", 3]}"##, "subscribedTags[1]"),
+                (#"{"url": "http://h/x.m3u8", "abr": {"minBufferSeconds": 40}}"#, "abr.minBufferSeconds"),
+                (#"{"url": "http://h/x.m3u8", "abr": {"minBufferSeconds": 10, "maxBufferSeconds": 5}}"#, "abr.maxBufferSeconds"),
+                (#"{"url": "http://h/x.m3u8", "ads": {"enabled": true}}"#, "ads.adTagURL"),
             ] {
                 let response = try await post(client, json)
                 #expect(response.status == .badRequest, "\(json)")
@@ -84,6 +87,49 @@ import Testing
             }
             let seek = try await client.execute(uri: "/v1/sessions/nope/seek", method: .post, headers: auth, body: ByteBuffer(string: #"{"seconds": 3}"#))
             #expect(seek.status == .notFound)
+        }
+    }
+
+    @Test func unknownRoutesAndMethodsAnswerInJSON() async throws {
+        try await withAPI { client, _ in
+            let unknown = try await client.execute(uri: "/v2/things", method: .get, headers: auth)
+            #expect(unknown.status == .notFound)
+            #expect(try error(unknown.body)["message"] as? String == "no route /v2/things")
+            let put = try await client.execute(uri: "/v1/sessions", method: .put, headers: auth)
+            #expect(put.status == .methodNotAllowed)
+            #expect(put.headers[.allow] == "POST, GET, HEAD")
+            #expect(try error(put.body)["code"] as? String == "methodNotAllowed")
+            let play = try await client.execute(uri: "/v1/sessions/abc/play", method: .get, headers: auth)
+            #expect(play.status == .methodNotAllowed && play.headers[.allow] == "POST")
+            // HEAD is answered as GET without the body.
+            let head = try await client.execute(uri: "/healthz", method: .head)
+            #expect(head.status == .ok && head.body.readableBytes == 0)
+            let missing = try await client.execute(uri: "/v1/sessions/nope", method: .head, headers: auth)
+            #expect(missing.status == .notFound)
+        }
+    }
+
+    @Test func theResumePointIsNamedAsGiven() async throws {
+        try await withAPI { client, manager in
+            let id = try manager.create(SessionSpec(url: "http://127.0.0.1:9/none.m3u8")).id
+            let query = try await client.execute(uri: "/v1/sessions/\(id)/events?lastEventId=x", method: .get, headers: auth)
+            #expect(query.status == .badRequest)
+            #expect(try error(query.body)["field"] as? String == "lastEventId")
+            var headers = auth
+            headers[HTTPFields.Element.Name("Last-Event-ID")!] = "-3"
+            let header = try await client.execute(uri: "/v1/sessions/\(id)/events", method: .get, headers: headers)
+            #expect(try error(header.body)["field"] as? String == "Last-Event-ID")
+        }
+    }
+
+    @Test func theBearerSchemeIsCaseInsensitive() async throws {
+        try await withAPI { client, _ in
+            for scheme in ["bearer", "BEARER", "Bearer"] {
+                let response = try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "\(scheme) \(Self.token)"])
+                #expect(response.status == .ok, "\(scheme)")
+            }
+            let wrongCase = try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer S3CRET"])
+            #expect(wrongCase.status == .unauthorized)
         }
     }
 
