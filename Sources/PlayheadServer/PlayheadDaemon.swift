@@ -25,6 +25,7 @@ public enum PlayheadDaemon {
         let bind = settings.bindAddress
         let app = Application(
             responder: responder,
+            server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(settings.idleTimeoutSeconds * 1000)))),
             configuration: .init(address: .hostname(bind, port: settings.port), serverName: "playhead"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? settings.port

@@ -11,6 +11,9 @@ public struct ServerSettings: Sendable, Equatable {
     public static let defaultMaxSessions = 100
     /// Default limit of a request body: 64 KiB (a session spec is a few hundred bytes).
     public static let defaultMaxBodyBytes = 64 * 1024
+    /// Default time a connection may wait between requests (or for a request's head) before it is
+    /// closed: 60 s.
+    public static let defaultIdleTimeoutSeconds = 60.0
     /// Default interval of the comment line an event stream sends while no event comes: 15 s. It keeps
     /// proxies from closing a quiet stream and lets the daemon notice a client that left.
     public static let defaultEventStreamKeepAliveSeconds = 15.0
@@ -27,6 +30,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var maxSessions = defaultMaxSessions
     /// The largest request body accepted (413 past it).
     public var maxBodyBytes = defaultMaxBodyBytes
+    /// Time a connection may sit without a request before it is closed, seconds.
+    public var idleTimeoutSeconds = defaultIdleTimeoutSeconds
     /// Interval of an event stream's keep-alive comment while no event comes, seconds.
     public var eventStreamKeepAliveSeconds = defaultEventStreamKeepAliveSeconds
     /// Interval between two batches of store writes, seconds.

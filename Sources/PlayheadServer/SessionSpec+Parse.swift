@@ -23,6 +23,8 @@ extension SessionSpec {
     public static func parse(_ body: Data) throws(APIError) -> SessionSpec {
         let value: JSONValue
         do { value = try JSONDecoder().decode(JSONValue.self, from: body) } catch let DecodingError.dataCorrupted(context) {
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            if !path.isEmpty, context.underlyingError == nil { throw .invalidField(path, context.debugDescription) }
             throw .malformedJSON(context.underlyingError.map { "\($0)" } ?? context.debugDescription)
         } catch {
             throw .malformedJSON("\(error)")
@@ -109,7 +111,14 @@ enum JSONValue: Decodable {
         else if let value = try? container.decode(Double.self) { self = .number(value) }
         else if let value = try? container.decode(String.self) { self = .string(value) }
         else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
+        else {
+            do { self = .object(try container.decode([String: JSONValue].self)) } catch DecodingError.typeMismatch(_, let context)
+                where context.codingPath.count == decoder.codingPath.count {
+                // Not an object either: in valid JSON, only a number too large for a Double gets here.
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                        debugDescription: "a number out of range (beyond ±1.8e308)"))
+            }
+        }
     }
 }
 

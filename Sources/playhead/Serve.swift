@@ -34,7 +34,11 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("keep-alive"), help: "Seconds between the comment lines a quiet event stream sends (a client that left is noticed at the next one).")
     var keepAlive = ServerSettings.defaultEventStreamKeepAliveSeconds
 
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may wait without a request before it is closed.")
+    var idleTimeout = ServerSettings.defaultIdleTimeoutSeconds
+
     func validate() throws {
+        if !(idleTimeout >= 0.05 && idleTimeout <= 86_400) { throw ValidationError("--idle-timeout must be from 0.05 to 86400 seconds, got \(idleTimeout)") }
         if !(keepAlive >= 0.05 && keepAlive <= 3600) { throw ValidationError("--keep-alive must be from 0.05 to 3600 seconds, got \(keepAlive)") }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be 0…65535") }
         if maxSessions < 1 { throw ValidationError("--max-sessions must be at least 1") }
@@ -51,6 +55,7 @@ struct Serve: AsyncParsableCommand {
         settings.maxSessions = maxSessions
         settings.maxBodyBytes = maxBodyBytes
         settings.eventStreamKeepAliveSeconds = keepAlive
+        settings.idleTimeoutSeconds = idleTimeout
         do {
             try await PlayheadDaemon.run(settings: settings)
         } catch {

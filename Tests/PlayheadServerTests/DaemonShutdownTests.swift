@@ -134,4 +134,42 @@ struct DaemonShutdownTests {
         #expect((interrupted.fields["mediaPlaylistURL"] as? String)?.hasSuffix("/index.m3u8") == true)
         #expect(((interrupted.fields["bytesDownloaded"] as? Int) ?? 0) >= ((running.fields["bytesDownloaded"] as? Int) ?? 1))
     }
+
+    /// Connects to the daemon, sends `bytes`, and reads until the daemon closes the connection or 10 s
+    /// pass. Returns what was read and whether the daemon closed it.
+    func readUntilClosed(_ daemon: DaemonProcess, sending bytes: String) throws -> (text: String, closed: Bool) {
+        let port = try #require(URL(string: daemon.baseURL)?.port)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(connected == 0)
+        _ = Array(bytes.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count == 0 { return (String(decoding: received, as: UTF8.self), true) }
+            if count < 0 { return (String(decoding: received, as: UTF8.self), false) }
+            received += buffer.prefix(count)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func idleConnectionsAreClosed() throws {
+        let data = ServerFixtures.temporaryDirectory("idle")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let daemon = try DaemonProcess(data: data, extra: ["--idle-timeout", "0.3"])
+        defer { daemon.terminate() }
+        // A head that never ends, and a kept-alive connection after its answer.
+        #expect(try readUntilClosed(daemon, sending: "GET /healthz HTTP/1.1\r\nHost: x\r\n").closed)
+        let kept = try readUntilClosed(daemon, sending: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(kept.closed && kept.text.hasPrefix("HTTP/1.1 200"))
+    }
 }

@@ -37,11 +37,19 @@ import Testing
             (#"{"url": "http://h/a", "durationSeconds": 1e12}"#, "durationSeconds"),
             (#"{"url": "http://h/a", "startSeconds": 1e12}"#, "startSeconds"),
             (#"{"url": "http://h/a", "bandwidthMegabitsPerSecond": 1e300}"#, "bandwidthMegabitsPerSecond"),
+            (#"{"url": "http://h/a", "rate": 1e400}"#, "rate"), (#"{"url": "http://h/a", "abr": {"variant": -1e999}}"#, "abr.variant"),
         ]
         for (json, field) in cases {
             #expect(throws: APIError.self) { try parse(json) }
             do { _ = try parse(json) } catch let error as APIError { #expect(error.field == field, "\(json)") } catch {}
         }
+    }
+
+    @Test func aNumberBeyondADoubleIsNamed() {
+        do {
+            _ = try parse(#"{"url": "http://h/a", "rate": 1e400}"#)
+            Issue.record("rate 1e400 was accepted")
+        } catch let error as APIError { #expect(error.message == "field \"rate\": a number out of range (beyond ±1.8e308)") } catch { Issue.record("\(error)") }
     }
 
     @Test func aSeekBeyondAnyItemIsRefused() throws {
