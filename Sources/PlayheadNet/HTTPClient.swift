@@ -1,3 +1,5 @@
+import Foundation
+
 /// An HTTP(S) and file:// client on libcurl with an async API.
 ///
 /// All transfers run on one dedicated thread that drives a libcurl multi handle; `get` hands a request
@@ -62,6 +64,13 @@ public final class HTTPClient: Sendable {
 
     private static func validate(url: String, range: ByteRangeRequest?, headers: [String: String]) -> HTTPError? {
         if url.isEmpty || url.contains(where: { $0.isNewline || $0 == "\0" }) { return .invalidURL(url) }
+        // libcurl reads a folder as an empty or listing body; say what it is instead.
+        if url.lowercased().hasPrefix("file:"), let path = URL(string: url)?.path, !path.isEmpty {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                return .transport(url: url, curlCode: Int(CURLE_FILE_COULDNT_READ_FILE_CODE), message: "\(path) is a folder, not a file")
+            }
+        }
         if let range, !range.isValid {
             return .transport(url: url, curlCode: Int(CURLE_BAD_FUNCTION_ARGUMENT_CODE),
                               message: "invalid byte range offset \(range.offset) length \(range.length.map(String.init) ?? "nil")")
@@ -73,6 +82,9 @@ public final class HTTPClient: Sendable {
         return nil
     }
 }
+
+/// `CURLE_FILE_COULDNT_READ_FILE` (37), for a file URL that names a folder.
+private let CURLE_FILE_COULDNT_READ_FILE_CODE = 37
 
 /// `CURLE_BAD_FUNCTION_ARGUMENT` (43), used for requests rejected before they reach libcurl.
 private let CURLE_BAD_FUNCTION_ARGUMENT_CODE = 43

@@ -31,8 +31,18 @@ struct AdServerCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
-        for document in documents { _ = try Self.document(document) }
-        if let demoAd { _ = try Self.demo(demoAd) }
+        var seen: Set<String> = []
+        for document in documents {
+            let (path, _) = try Self.document(document)
+            guard seen.insert(path).inserted else { throw ValidationError("--document \(document): \(path) is given twice") }
+        }
+        if let demoAd {
+            _ = try Self.demo(demoAd)
+            for path in ["/vmap", "/vast"] where seen.contains(path) {
+                throw ValidationError("--document \(path) is also registered by --demo-ad")
+            }
+        }
+        if let portFile, let reason = Play.unwritable(portFile) { throw ValidationError("--port-file \(portFile): \(reason)") }
     }
 
     func run() async throws {
@@ -45,8 +55,8 @@ struct AdServerCommand: AsyncParsableCommand {
         }
         var paths: [String] = []
         for document in documents {
-            let (path, file) = try Self.document(document)
-            server.register(try String(contentsOfFile: file, encoding: .utf8), at: path)
+            let (path, text) = try Self.document(document)
+            server.register(text, at: path)
             paths.append(path)
         }
         if let demoAd {
@@ -61,27 +71,30 @@ struct AdServerCommand: AsyncParsableCommand {
             ]), at: "/vmap")
             paths += ["/vmap", "/vast"]
         }
+        try writePortFile(portFile, port: server.port)
         let banner = OutputBuffer(fd: OutputBuffer.standardOutput)
         banner.write("serving ads at \(server.baseURL)\n")
         for path in paths { banner.write("  \(server.url(path))\n") }
         banner.write("  beacons: \(server.url(AdServer.beaconLogPath))\n")
         banner.flush()
-        if let portFile {
-            try String(server.port).write(toFile: portFile, atomically: true, encoding: .utf8)
-        }
         while true { try await Task.sleep(for: .seconds(3600)) }
     }
 
     /// `PATH=FILE`, PATH starting with `/`, FILE readable.
-    static func document(_ text: String) throws -> (path: String, file: String) {
+    static func document(_ text: String) throws -> (path: String, contents: String) {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, parts[0].hasPrefix("/"), !parts[1].isEmpty else {
             throw ValidationError("--document \(text): expected PATH=FILE with PATH starting with /")
         }
-        guard FileManager.default.isReadableFile(atPath: parts[1]) else {
-            throw ValidationError("--document \(text): cannot read \(parts[1])")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: parts[1], isDirectory: &isFolder), !isFolder.boolValue,
+              let data = FileManager.default.contents(atPath: parts[1]) else {
+            throw ValidationError("--document \(text): cannot read \(parts[1])\(isFolder.boolValue ? " (a folder)" : "")")
         }
-        return (parts[0], parts[1])
+        guard let contents = String(data: data, encoding: .utf8) else {
+            throw ValidationError("--document \(text): \(parts[1]) is not UTF-8 text")
+        }
+        return (parts[0], contents)
     }
 
     /// `PATH:SECONDS` with a positive duration.

@@ -28,6 +28,7 @@ struct Origin: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("\(root) is not a folder")
         }
+        if let portFile, let reason = Play.unwritable(portFile) { throw ValidationError("--port-file \(portFile): \(reason)") }
     }
 
     func run() async throws {
@@ -38,13 +39,23 @@ struct Origin: AsyncParsableCommand {
             printError("cannot listen on 127.0.0.1:\(port): \(error)")
             throw ExitCode(2)
         }
+        try writePortFile(portFile, port: server.port)
         let banner = OutputBuffer(fd: OutputBuffer.standardOutput)
         banner.write("serving \(root) at \(server.baseURL)\n")
         banner.flush()
-        if let portFile {
-            try String(server.port).write(toFile: portFile, atomically: true, encoding: .utf8)
-        }
         // Serves until the process is interrupted or terminated; nothing is kept that needs saving.
         while true { try await Task.sleep(for: .seconds(3600)) }
+    }
+}
+
+/// Writes the port listened on to `path` (if given), before the banner: a file that cannot be written
+/// ends the command with exit status 2 and says why.
+func writePortFile(_ path: String?, port: Int) throws {
+    guard let path else { return }
+    do {
+        try String(port).write(toFile: path, atomically: true, encoding: .utf8)
+    } catch {
+        printError("cannot write the port to \(path): \(error.localizedDescription)")
+        throw ExitCode(2)
     }
 }

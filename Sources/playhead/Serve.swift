@@ -44,6 +44,25 @@ struct Serve: AsyncParsableCommand {
         if maxSessions < 1 { throw ValidationError("--max-sessions must be at least 1") }
         if maxBodyBytes < 1 { throw ValidationError("--max-body-bytes must be at least 1") }
         if token?.isEmpty == true { throw ValidationError("--token must not be empty") }
+        if let reason = Self.unusableFolder(data) { throw ValidationError("--data \(data): \(reason)") }
+    }
+
+    /// Why `path` cannot be the data folder (a file, or a missing folder whose nearest existing parent is
+    /// not a writable folder), or nil.
+    static func unusableFolder(_ path: String) -> String? {
+        let files = FileManager.default
+        var isFolder: ObjCBool = false
+        if files.fileExists(atPath: path, isDirectory: &isFolder) {
+            if !isFolder.boolValue { return "is a file, not a folder" }
+            return files.isWritableFile(atPath: path) ? nil : "the folder is not writable"
+        }
+        var parent = (path as NSString).deletingLastPathComponent
+        while !parent.isEmpty, !files.fileExists(atPath: parent, isDirectory: &isFolder) {
+            parent = (parent as NSString).deletingLastPathComponent
+        }
+        if parent.isEmpty { parent = "." ; _ = files.fileExists(atPath: parent, isDirectory: &isFolder) }
+        if !isFolder.boolValue { return "\(parent) is a file, not a folder" }
+        return files.isWritableFile(atPath: parent) ? nil : "cannot create it: \(parent) is not writable"
     }
 
     func run() async throws {

@@ -42,6 +42,37 @@ import Testing
         #expect(outcome.stderr.contains("the stream URL /tmp/stream.m3u8 is not an http or https URL"), "\(outcome.stderr)")
     }
 
+    @Test func serversRefuseFilesTheyCannotUse() async throws {
+        let folder = NSTemporaryDirectory() + "playhead-servers-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/file"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        try Data([0xFF, 0xFE, 0x00]).write(to: URL(fileURLWithPath: folder + "/binary.xml"))
+        try Data("<VAST/>".utf8).write(to: URL(fileURLWithPath: folder + "/vast.xml"))
+        let cases: [([String], String)] = [
+            (["serve", "--port", "0", "--data", file], "--data \(file): is a file, not a folder"),
+            (["serve", "--port", "0", "--data", file + "/sub"], "--data \(file)/sub: \(file) is a file, not a folder"),
+            (["origin", folder, "--port", "0", "--port-file", "/nonexistent-folder/port"], "--port-file /nonexistent-folder/port: no folder"),
+            (["ad-server", "--port", "0", "--port-file", folder], "--port-file \(folder): is a folder"),
+            (["ad-server", "--port", "0", "--document", "/v=\(folder)/binary.xml"], "is not UTF-8 text"),
+            (["ad-server", "--port", "0", "--document", "/v=\(folder)"], "cannot read \(folder) (a folder)"),
+            (["ad-server", "--port", "0", "--document", "/v=\(folder)/vast.xml", "--document", "/v=\(folder)/vast.xml"], "/v is given twice"),
+            (["ad-server", "--port", "0", "--document", "/vmap=\(folder)/vast.xml", "--demo-ad", "/a.m3u8:10"], "/vmap is also registered by --demo-ad"),
+        ]
+        for (arguments, message) in cases {
+            let outcome = await CLI.run(CLI.playhead, arguments)
+            #expect(outcome.status == 2, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
+        }
+    }
+
+    @Test func inspectSaysAFolderIsAFolder() async {
+        let outcome = await CLI.run(CLI.playhead, ["inspect", NSTemporaryDirectory()])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("is a folder, not a file"), "\(outcome.stderr)")
+    }
+
     @Test func framesRefusesAbsurdThreadCounts() async {
         let outcome = await CLI.run(CLI.playhead, ["frames", "http://127.0.0.1:9/none.m3u8", "--threads", "100000"])
         #expect(outcome.status == 2)

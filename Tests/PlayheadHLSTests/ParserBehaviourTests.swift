@@ -164,6 +164,9 @@ private func media(_ text: String) throws -> (MediaPlaylist, [PlaylistWarning]) 
     @Test func missingTargetDurationIsAWarning() throws {
         let (_, warnings) = try media("#EXTM3U\n#EXTINF:4,\na.ts\n")
         #expect(warnings.contains { $0.code == "missing-target-duration" })
+        // A bare header is not silently a valid (empty, live) playlist.
+        let (_, bare) = try media("#EXTM3U\n")
+        #expect(bare.contains { $0.code == "missing-target-duration" && $0.message.hasSuffix("(nor any segment or variant)") })
     }
 
     @Test func mixingKindsIsAnError() {

@@ -67,9 +67,8 @@ extension PlaylistParser {
     /// Target duration present and not exceeded by any rounded EXTINF.
     mutating func checkDurations() {
         guard let target = media.targetDuration else {
-            if !media.segments.isEmpty {
-                warn(0, "missing-target-duration", "media playlist has no EXT-X-TARGETDURATION")
-            }
+            warn(0, "missing-target-duration", "media playlist has no EXT-X-TARGETDURATION"
+                 + (media.segments.isEmpty ? " (nor any segment or variant)" : ""))
             return
         }
         var reported = 0
