@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// Small helpers for building the API's responses.
 enum HTTPReply {
@@ -41,7 +42,7 @@ enum HTTPReply {
     }
 
     /// Reads the whole body, at most `limit` bytes.
-    /// - Throws: ``APIError/bodyTooLarge(limitBytes:)`` past the limit.
+    /// - Throws: ``APIError/bodyTooLarge(limitBytes:)`` past the limit; 400 `malformedBody` when it cannot be read.
     static func body(of request: Request, limit: Int) async throws -> Data {
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
             throw APIError.bodyTooLarge(limitBytes: limit)
@@ -49,8 +50,10 @@ enum HTTPReply {
         do {
             let buffer = try await request.body.collect(upTo: limit)
             return Data(buffer.readableBytesView)
-        } catch {
+        } catch is NIOTooManyBytesError {
             throw APIError.bodyTooLarge(limitBytes: limit)
+        } catch {
+            throw APIError(status: 400, code: "malformedBody", message: "the body could not be read: \(error)")
         }
     }
 }

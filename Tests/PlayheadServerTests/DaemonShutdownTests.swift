@@ -172,4 +172,15 @@ struct DaemonShutdownTests {
         let kept = try readUntilClosed(daemon, sending: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(kept.closed && kept.text.hasPrefix("HTTP/1.1 200"))
     }
+
+    @Test(.timeLimit(.minutes(1))) func aBrokenChunkedBodyIs400() throws {
+        let data = ServerFixtures.temporaryDirectory("chunked")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let daemon = try DaemonProcess(data: data, extra: ["--idle-timeout", "0.3"])
+        defer { daemon.terminate() }
+        let reply = try readUntilClosed(daemon, sending: "POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                                        + "Transfer-Encoding: chunked\r\n\r\n4\r\n{\"ur\r\nzz\r\n")
+        #expect(reply.text.hasPrefix("HTTP/1.1 400"), "\(reply.text)")
+        #expect(reply.text.contains("malformedBody"), "\(reply.text)")
+    }
 }
