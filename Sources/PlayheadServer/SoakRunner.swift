@@ -145,6 +145,8 @@ final class DaemonSoakTarget: SoakTarget {
     let ids = Mutex<[String]>([])
     /// The last figures read while each session ran (an ended session has no live figures any more).
     let lastSeen = Mutex<[String: SoakSessionFigures]>([:])
+    /// Ended sessions whose report was read for their final figures.
+    let finalRead = Mutex<Set<String>>([])
 
     init(settings: SoakSettings, server: String) {
         self.settings = settings
@@ -182,6 +184,14 @@ final class DaemonSoakTarget: SoakTarget {
             if let live = object["live"] as? [String: Any] {
                 figure.rebuffers = live["rebufferCount"] as? Int ?? figure.rebuffers
                 figure.positionSeconds = live["positionSeconds"] as? Double ?? figure.positionSeconds
+            } else if ["completed", "stopped", "error"].contains(status), !finalRead.withLock({ $0.contains(id) }) {
+                // Ended between two samples: its last figures are in its report, read once.
+                let report = try LoopbackHTTPClient.send("GET", server + "/v1/sessions/\(id)/report", headers: headers)
+                if report.status == 200, let fields = (try? JSONSerialization.jsonObject(with: report.body)) as? [String: Any] {
+                    figure.positionSeconds = fields["positionSeconds"] as? Double ?? figure.positionSeconds
+                    figure.rebuffers = (fields["rebuffers"] as? [Any])?.count ?? figure.rebuffers
+                    finalRead.withLock { _ = $0.insert(id) }
+                }
             }
             lastSeen.withLock { $0[id] = figure }
             figures.append(figure)

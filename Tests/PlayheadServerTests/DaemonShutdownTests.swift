@@ -183,4 +183,27 @@ struct DaemonShutdownTests {
         #expect(reply.text.hasPrefix("HTTP/1.1 400"), "\(reply.text)")
         #expect(reply.text.contains("malformedBody"), "\(reply.text)")
     }
+
+    @Test(.timeLimit(.minutes(1))) func aSoakInTheDaemonEndsWithEachSessionsFinalFigures() async throws {
+        let origin = try LoopbackHTTPServer(root: ServerFixtures.streams)
+        defer { origin.stop() }
+        let data = ServerFixtures.temporaryDirectory("soak-server")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let daemon = try DaemonProcess(data: data, token: "t0k")
+        defer { daemon.terminate() }
+        var settings = SoakSettings(url: origin.url("/ts/v0/index.m3u8"), sessions: 2, durationSeconds: 2)
+        settings.server = daemon.baseURL
+        settings.token = "t0k"
+        settings.summaryIntervalSeconds = 0.5
+        let report = try await SoakRunner.run(settings) { _ in }
+        let last = try #require(report.samples.last)
+        #expect(last.running == 0 && last.sessions.count == 2)
+        for session in last.sessions {
+            #expect(session.status == "stopped")
+            // The figures are the report's, not the last ones seen while it ran.
+            let stored = ServerFixtures.object(try daemon.send("GET", "/v1/sessions/\(session.id)/report"))
+            #expect(session.positionSeconds == stored["positionSeconds"] as? Double)
+        }
+        #expect(report.flags.isEmpty, "\(report.flags)")
+    }
 }
