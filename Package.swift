@@ -89,7 +89,7 @@ let package = Package(
         // Test fixtures shared by the test targets: the generated streams, child processes, framemd5 text.
         .target(name: "PlayheadTestFixtures", path: "Tests/PlayheadTestFixtures"),
         .testTarget(name: "PlayheadHLSTests", dependencies: ["PlayheadHLS"], path: "Tests/PlayheadHLSTests"),
-        .testTarget(name: "PlayheadNetTests", dependencies: ["PlayheadNet", "PlayheadOrigin"], path: "Tests/PlayheadNetTests"),
+        .testTarget(name: "PlayheadNetTests", dependencies: ["PlayheadTestFixtures", "PlayheadNet", "PlayheadOrigin"], path: "Tests/PlayheadNetTests"),
         .testTarget(name: "PlayheadMediaTests", dependencies: ["PlayheadTestFixtures", "PlayheadMedia"], path: "Tests/PlayheadMediaTests"),
         .testTarget(name: "PlayheadLinkTests", dependencies: ["PlayheadCore", "PlayheadMedia", "PlayheadNet"], path: "Tests/PlayheadLinkTests"),
         .testTarget(name: "PlayheadPlayerTests", dependencies: ["PlayheadTestFixtures", "PlayheadCore", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin"], path: "Tests/PlayheadPlayerTests"),

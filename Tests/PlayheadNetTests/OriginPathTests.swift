@@ -1,9 +1,7 @@
 import Foundation
 @testable import PlayheadOrigin
+import PlayheadTestFixtures
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What the origin serves for odd request paths and heads: dot segments, symbolic links out of the
 /// folder, control characters, absolute-form targets, trailing slashes, bare-LF heads, long targets
@@ -81,23 +79,8 @@ import Glibc
 
     /// Sends raw bytes to the server and reads the answer's status line.
     func statusLine(_ server: LoopbackHTTPServer, _ request: [UInt8]) throws -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(server.port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        try #require(connected == 0)
-        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = recv(fd, &buffer, buffer.count, 0)
-        let text = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
-        return String(text.split(separator: "\r\n").first ?? "")
+        let reply = try RawSocket.exchange(port: server.port, sending: request) { $0.contains(10) }
+        return String(String(decoding: reply.bytes, as: UTF8.self).split(separator: "\r\n").first ?? "")
     }
 
     @Test func connectionLevelAnswers() throws {

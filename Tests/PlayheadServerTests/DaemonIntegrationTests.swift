@@ -7,19 +7,9 @@ import Testing
 /// against a local origin, SSE, pause and seek, metrics, SIGKILL, restart on the same data directory.
 @Suite(.enabled(if: ServerFixtures.binaryHasServe, "the playhead binary has no serve command (register Serve in Playhead.swift)"))
 struct DaemonIntegrationTests {
-    func create(_ daemon: DaemonProcess, _ json: String) throws -> String {
-        let reply = try daemon.send("POST", "/v1/sessions", json: json)
-        #expect(reply.status == 201, "\(reply.text)")
-        return try #require(ServerFixtures.object(reply)["id"] as? String)
-    }
-
-    func status(_ daemon: DaemonProcess, _ id: String) throws -> String {
-        ServerFixtures.object(try daemon.send("GET", "/v1/sessions/\(id)"))["status"] as? String ?? "?"
-    }
-
     func waitFor(_ daemon: DaemonProcess, _ id: String, status wanted: String) async throws {
         let deadline = Date().addingTimeInterval(20)
-        while try status(daemon, id) != wanted {
+        while try daemon.status(id) != wanted {
             guard Date() < deadline else { Issue.record("session \(id) never reached \(wanted)"); return }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -33,9 +23,9 @@ struct DaemonIntegrationTests {
         var daemon = try DaemonProcess(data: data, token: "integration")
         let url = origin.url("/ts/v0/index.m3u8")
 
-        let a = try create(daemon, #"{"url": "\#(url)", "mode": "demux", "durationSeconds": 6}"#)
-        let b = try create(daemon, #"{"url": "\#(origin.url("/ts/master.m3u8"))", "mode": "demux", "durationSeconds": 3, "abr": {"variant": 1}}"#)
-        let c = try create(daemon, #"{"url": "\#(url)", "mode": "demux", "clock": "virtual"}"#)
+        let a = try daemon.create(#"{"url": "\#(url)", "mode": "demux", "durationSeconds": 6}"#)
+        let b = try daemon.create(#"{"url": "\#(origin.url("/ts/master.m3u8"))", "mode": "demux", "durationSeconds": 3, "abr": {"variant": 1}}"#)
+        let c = try daemon.create(#"{"url": "\#(url)", "mode": "demux", "clock": "virtual"}"#)
 
         // Pause and seek A while it plays.
         try await waitFor(daemon, a, status: "playing")
@@ -64,7 +54,7 @@ struct DaemonIntegrationTests {
         #expect(resumed.first?.id == 6 && resumed.count == streams[a]!.count - 5)
 
         // D runs when the daemon is killed: what it posted more than a second before is kept.
-        let d = try create(daemon, #"{"url": "\#(url)", "mode": "demux", "durationSeconds": 60}"#)
+        let d = try daemon.create(#"{"url": "\#(url)", "mode": "demux", "durationSeconds": 60}"#)
         try await waitFor(daemon, d, status: "playing")
         let metrics = try daemon.send("GET", "/metrics").text
         for name in ["playhead_sessions{status=\"", "playhead_rebuffers_total", "playhead_bytes_downloaded_total",
@@ -80,8 +70,8 @@ struct DaemonIntegrationTests {
         defer { daemon.terminate() }
         let listed = (ServerFixtures.object(try daemon.send("GET", "/v1/sessions"))["sessions"] as? [[String: Any]]) ?? []
         #expect(Set(listed.compactMap { $0["id"] as? String }) == [a, b, c, d])
-        #expect(try status(daemon, d) == "interrupted")
-        #expect(try status(daemon, c) == "completed")
+        #expect(try daemon.status(d) == "interrupted")
+        #expect(try daemon.status(c) == "completed")
         for id in [a, b, c] {
             let again = ServerFixtures.parseSSE(try daemon.send("GET", "/v1/sessions/\(id)/events").text)
             #expect(again == streams[id]!, "events of \(id) after the restart")

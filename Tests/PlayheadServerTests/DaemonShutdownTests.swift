@@ -1,6 +1,7 @@
 import Foundation
 import PlayheadOrigin
 import PlayheadServer
+import PlayheadTestFixtures
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -10,12 +11,6 @@ import Glibc
 /// session, and a client that leaves a quiet stream. The real binary as a child process.
 @Suite(.enabled(if: ServerFixtures.binaryHasServe, "the playhead binary has no serve command"))
 struct DaemonShutdownTests {
-    func create(_ daemon: DaemonProcess, _ json: String) throws -> String {
-        let reply = try daemon.send("POST", "/v1/sessions", json: json)
-        #expect(reply.status == 201, "\(reply.text)")
-        return try #require(ServerFixtures.object(reply)["id"] as? String)
-    }
-
     /// Polls `read` every 50 ms until it gives `wanted` or 20 s pass.
     func waitFor<T: Equatable>(_ wanted: T, _ what: String, _ read: () throws -> T) async throws {
         let deadline = Date().addingTimeInterval(20)
@@ -27,10 +22,6 @@ struct DaemonShutdownTests {
         }
     }
 
-    func status(_ daemon: DaemonProcess, _ id: String) throws -> String {
-        ServerFixtures.object(try daemon.send("GET", "/v1/sessions/\(id)"))["status"] as? String ?? "?"
-    }
-
     /// `playhead_event_streams_open` from `/metrics`.
     func openStreams(_ daemon: DaemonProcess) throws -> Int {
         let text = try daemon.send("GET", "/metrics").text
@@ -40,10 +31,10 @@ struct DaemonShutdownTests {
 
     /// A real-clock session, paused.
     func pausedSession(_ daemon: DaemonProcess, _ origin: LoopbackHTTPServer) async throws -> String {
-        let id = try create(daemon, #"{"url": "\#(origin.url("/ts/v0/index.m3u8"))", "mode": "demux", "durationSeconds": 120}"#)
-        try await waitFor("playing", "status") { try status(daemon, id) }
+        let id = try daemon.create(#"{"url": "\#(origin.url("/ts/v0/index.m3u8"))", "mode": "demux", "durationSeconds": 120}"#)
+        try await waitFor("playing", "status") { try daemon.status(id) }
         #expect(try daemon.send("POST", "/v1/sessions/\(id)/pause").status == 202)
-        try await waitFor("paused", "status") { try status(daemon, id) }
+        try await waitFor("paused", "status") { try daemon.status(id) }
         return id
     }
 
@@ -71,7 +62,7 @@ struct DaemonShutdownTests {
         // The session was stopped (not interrupted, not completed) and its report stored.
         daemon = try DaemonProcess(data: data)
         defer { daemon.terminate() }
-        #expect(try status(daemon, id) == "stopped")
+        #expect(try daemon.status(id) == "stopped")
         #expect(try daemon.send("GET", "/v1/sessions/\(id)/report").headers["x-playhead-partial"] == nil)
     }
 
@@ -90,7 +81,7 @@ struct DaemonShutdownTests {
         #expect(reply.text.contains(": keep-alive"))
         // The next keep-alive write fails and the stream lets go of the session's bus.
         try await waitFor(0, "open event streams") { try openStreams(daemon) }
-        #expect(try status(daemon, id) == "paused")
+        #expect(try daemon.status(id) == "paused")
     }
 
     @Test(.timeLimit(.minutes(2))) func partialReportsKeepWhatWasRecorded() async throws {
@@ -99,7 +90,7 @@ struct DaemonShutdownTests {
         let data = ServerFixtures.temporaryDirectory("partial")
         defer { try? FileManager.default.removeItem(atPath: data) }
         var daemon = try DaemonProcess(data: data)
-        let id = try create(daemon, #"{"url": "\#(origin.url("/ts/master.m3u8"))", "mode": "demux", "durationSeconds": 120}"#)
+        let id = try daemon.create(#"{"url": "\#(origin.url("/ts/master.m3u8"))", "mode": "demux", "durationSeconds": 120}"#)
         func report() throws -> (fields: [String: Any], partial: Bool) {
             let reply = try daemon.send("GET", "/v1/sessions/\(id)/report")
             return (ServerFixtures.object(reply), reply.headers["x-playhead-partial"] == "true")
@@ -135,31 +126,10 @@ struct DaemonShutdownTests {
         #expect(((interrupted.fields["bytesDownloaded"] as? Int) ?? 0) >= ((running.fields["bytesDownloaded"] as? Int) ?? 1))
     }
 
-    /// Connects to the daemon, sends `bytes`, and reads until the daemon closes the connection or 10 s
-    /// pass. Returns what was read and whether the daemon closed it.
+    /// Sends `bytes` to the daemon and reads until it closes the connection or 10 s pass.
     func readUntilClosed(_ daemon: DaemonProcess, sending bytes: String) throws -> (text: String, closed: Bool) {
-        let port = try #require(URL(string: daemon.baseURL)?.port)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        try #require(connected == 0)
-        _ = Array(bytes.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = recv(fd, &buffer, buffer.count, 0)
-            if count == 0 { return (String(decoding: received, as: UTF8.self), true) }
-            if count < 0 { return (String(decoding: received, as: UTF8.self), false) }
-            received += buffer.prefix(count)
-        }
+        let reply = try RawSocket.exchange(port: try #require(URL(string: daemon.baseURL)?.port), sending: Array(bytes.utf8))
+        return (String(decoding: reply.bytes, as: UTF8.self), reply.closed)
     }
 
     @Test(.timeLimit(.minutes(1))) func idleConnectionsAreClosed() throws {

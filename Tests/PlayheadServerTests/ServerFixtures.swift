@@ -1,6 +1,7 @@
 import Foundation
 import PlayheadServer
 import PlayheadTestFixtures
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -104,6 +105,18 @@ final class DaemonProcess: @unchecked Sendable {
         if json != nil { fields["Content-Type"] = "application/json" }
         return try LoopbackHTTPClient.send(method, baseURL + path, headers: fields, body: json.map { Data($0.utf8) },
                                            timeoutSeconds: timeoutSeconds)
+    }
+
+    /// Creates a session from `json`, expecting 201, and returns its id.
+    func create(_ json: String) throws -> String {
+        let reply = try send("POST", "/v1/sessions", json: json)
+        #expect(reply.status == 201, "\(reply.text)")
+        return try #require(ServerFixtures.object(reply)["id"] as? String)
+    }
+
+    /// A session's status as `GET /v1/sessions/{id}` gives it.
+    func status(_ id: String) throws -> String {
+        ServerFixtures.object(try send("GET", "/v1/sessions/\(id)"))["status"] as? String ?? "?"
     }
 
     /// SIGKILL, then wait for the process to be gone.
