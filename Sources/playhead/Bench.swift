@@ -29,7 +29,7 @@ struct BenchABR: AsyncParsableCommand {
     @Option(help: "Folder of Pensieve's video_size_0…5 (default: constant-bitrate chunks on Pensieve's ladder).")
     var videoSizes: String?
 
-    @Option(help: "Comma-separated policy names (default: all). Known: \(ABRPolicies.names.joined(separator: ", ")); references, not causal: foresight (Playhead's plan on the trace's true future), oracle-mean (its planner fed the true mean throughput of the next 5 chunks).")
+    @Option(help: "Comma-separated policy names (default: all). Known: \(ABRPolicies.names.joined(separator: ", ")); references, not causal: foresight (Playhead's plan on the trace's true future), oracle-mean (its planner fed the true mean throughput of the next 5 chunks); learned, scored out of sample: markov-dp (see --folds).")
     var policies: String?
 
     @Option(help: "Folder for the JSON records and SVG plots.")
@@ -56,18 +56,26 @@ struct BenchABR: AsyncParsableCommand {
     @Flag(help: "Skip the offline optimum (no normalised QoE).")
     var noOptimum = false
 
+    @Option(help: "Folds of the learned row markov-dp (a stochastic DP on a Markov throughput model, fitted on the other folds of the set and scored on the one left out); 1 fits it on the whole set (in sample); 0 leaves the row out.")
+    var folds: Int = 5
+
     func validate() throws {
         if let policies {
-            let known = ABRPolicies.names + BenchReferences.names
+            let known = ABRPolicies.names + BenchReferences.names + [BenchCrossValidation.name]
             for name in policies.split(separator: ",") where !known.contains(name.lowercased()) {
                 throw ValidationError("unknown policy '\(name)'; known: \(known.joined(separator: ", "))")
             }
         }
         guard bootstrap >= 0, optimumBin > 0, chunks > 1, unscoredChunks >= 0 else { throw ValidationError("--bootstrap, --optimum-bin, --chunks (> 1) and --unscored-chunks must be positive") }
+        guard folds >= 0 else { throw ValidationError("--folds must be 0 (no learned row), 1 (in sample) or more") }
     }
 
     func run() async throws {
-        let names = policies.map { $0.split(separator: ",").map { String($0).lowercased() } } ?? ABRPolicies.names + BenchReferences.names
+        var names = policies.map { $0.split(separator: ",").map { String($0).lowercased() } }
+            ?? ABRPolicies.names + BenchReferences.names + [BenchCrossValidation.name]
+        let learned = names.contains(BenchCrossValidation.name) && folds > 0
+        names.removeAll { $0 == BenchCrossValidation.name }
+        if learned { names.append(BenchCrossValidation.name) }
         var settings = ChunkSimulationSettings()
         settings.chunkCount = chunks
         settings.unscoredLeadingChunks = unscoredChunks
@@ -86,8 +94,13 @@ struct BenchABR: AsyncParsableCommand {
             let name = (folder as NSString).lastPathComponent
             let started = Date()
             let progress = BenchProgress(name: name, total: traces.count)
-            let results = await BenchRunner.run(traces: traces, video: video, settings: settings, policies: names,
+            var results = await BenchRunner.run(traces: traces, video: video, settings: settings, policies: names,
                                                 solver: solver, workers: workers, progress: progress.traceDone)
+            if learned {
+                let records = await BenchCrossValidation.markovDP(traces: traces, video: video, settings: settings,
+                                                                  folds: min(folds, traces.count), workers: workers)
+                for (index, record) in records { results[index].records[BenchCrossValidation.name] = record }
+            }
             let seconds = Date().timeIntervalSince(started)
             FileHandle.standardError.write(Data("\(name): \(traces.count) traces in \(String(format: "%.1f", seconds)) s (\(workers) workers)\n".utf8))
             sets.append(BenchSetResult(name: name, traces: results, policies: names))

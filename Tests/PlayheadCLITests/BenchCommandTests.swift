@@ -75,4 +75,19 @@ import Testing
         let unknown = await CLI.run(CLI.playhead, ["bench", "abr", "--traces", folder + "/traces", "--policies", "nosuch"])
         #expect(unknown.status != 0 && unknown.stderr.contains("unknown policy 'nosuch'"), "\(unknown.stderr)")
     }
+
+    @Test func abrScoresTheLearnedRowOutOfSample() async throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let outcome = await CLI.run(CLI.playhead, ["bench", "abr", "--traces", folder + "/traces", "--video-sizes", folder + "/sizes",
+                                                   "--policies", "playhead,markov-dp", "--folds", "2", "--no-optimum",
+                                                   "--bootstrap", "0", "--out", folder + "/out"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("| markov-dp |"), "\(outcome.stdout)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/out/abr-results.json"))) as? [[String: Any]])
+        let learned = json.filter { $0["policy"] as? String == "markov-dp" }
+        #expect(Set(learned.compactMap { $0["trace"] as? String }) == ["steady", "stepped"], "one record per trace")
+        let bad = await CLI.run(CLI.playhead, ["bench", "abr", "--traces", folder + "/traces", "--folds", "-1"])
+        #expect(bad.status != 0 && bad.stderr.contains("--folds"), "\(bad.stderr)")
+    }
 }
