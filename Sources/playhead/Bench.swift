@@ -68,6 +68,9 @@ struct BenchABR: AsyncParsableCommand {
         }
         guard bootstrap >= 0, optimumBin > 0, chunks > 1, unscoredChunks >= 0 else { throw ValidationError("--bootstrap, --optimum-bin, --chunks (> 1) and --unscored-chunks must be positive") }
         guard folds >= 0 else { throw ValidationError("--folds must be 0 (no learned row), 1 (in sample) or more") }
+        if folds == 0, let policies, policies.split(separator: ",").contains(where: { $0.lowercased() == BenchCrossValidation.name }) {
+            throw ValidationError("--policies names \(BenchCrossValidation.name) but --folds 0 leaves it out")
+        }
     }
 
     func run() async throws {

@@ -89,5 +89,7 @@ import Testing
         #expect(Set(learned.compactMap { $0["trace"] as? String }) == ["steady", "stepped"], "one record per trace")
         let bad = await CLI.run(CLI.playhead, ["bench", "abr", "--traces", folder + "/traces", "--folds", "-1"])
         #expect(bad.status != 0 && bad.stderr.contains("--folds"), "\(bad.stderr)")
+        let contradiction = await CLI.run(CLI.playhead, ["bench", "abr", "--traces", folder + "/traces", "--policies", "markov-dp", "--folds", "0"])
+        #expect(contradiction.status != 0 && contradiction.stderr.contains("--folds 0 leaves it out"), "\(contradiction.stderr)")
     }
 }
