@@ -14,6 +14,8 @@ final class Decoder {
     var streamIndex: Int
     /// Time base of the packets sent and frames received.
     private(set) var timeBase: Rational
+    /// The stream parameters it was opened with, to tell whether another segment's stream fits.
+    private let opened: StreamParameters
 
     /// Opens a decoder for `stream`, copying its codec parameters.
     init(stream: UnsafeMutablePointer<AVStream>, threads: Int) throws(MediaError) {
@@ -22,6 +24,7 @@ final class Decoder {
         kind = MediaKind(par.pointee.codec_type)
         timeBase = Rational(stream.pointee.time_base)
         streamIndex = Int(stream.pointee.index)
+        opened = StreamParameters(stream)
         let name = String(cString: avcodec_get_name(codecID))
         guard let codec = avcodec_find_decoder(codecID) else { throw .decoderNotFound(codec: name) }
         guard let context = avcodec_alloc_context3(codec), let frame = av_frame_alloc() else {
@@ -36,6 +39,14 @@ final class Decoder {
         if code < 0 {
             throw .decoderOpenFailed(codec: name, code: code, message: AVError.message(code))
         }
+    }
+
+    /// Whether packets of `stream` (another segment's) can go on through this decoder: the same codec and
+    /// time base, and no other codec configuration (extradata, picture size, sample rate, channels) where
+    /// both sides state one. An fMP4 rendition's SPS/PPS live in its initialization section, so another
+    /// rendition's packets need a decoder opened with that rendition's extradata.
+    func accepts(_ stream: UnsafeMutablePointer<AVStream>) -> Bool {
+        opened.fits(StreamParameters(stream))
     }
 
     deinit {
@@ -65,5 +76,36 @@ final class Decoder {
         }
         if packet == nil { avcodec_flush_buffers(context) }
         return complaint
+    }
+}
+
+/// What a decoder is opened for, as far as it decides whether another segment's stream fits it.
+private struct StreamParameters: Equatable {
+    var codecID: AVCodecID
+    var timeBase: Rational
+    var extradata: [UInt8]
+    var width: Int32
+    var height: Int32
+    var sampleRate: Int32
+    var channels: Int32
+
+    init(_ stream: UnsafeMutablePointer<AVStream>) {
+        let par = stream.pointee.codecpar.pointee
+        codecID = par.codec_id
+        timeBase = Rational(stream.pointee.time_base)
+        extradata = par.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(par.extradata_size, 0)))) } ?? []
+        width = par.width
+        height = par.height
+        sampleRate = par.sample_rate
+        channels = par.ch_layout.nb_channels
+    }
+
+    /// Same codec and time base; every other field equal where both are known (non-empty, non-zero).
+    func fits(_ other: StreamParameters) -> Bool {
+        func agree<T: Equatable>(_ a: T, _ b: T, unknown: T) -> Bool { a == unknown || b == unknown || a == b }
+        return codecID == other.codecID && timeBase == other.timeBase
+            && agree(extradata, other.extradata, unknown: []) && agree(width, other.width, unknown: 0)
+            && agree(height, other.height, unknown: 0) && agree(sampleRate, other.sampleRate, unknown: 0)
+            && agree(channels, other.channels, unknown: 0)
     }
 }

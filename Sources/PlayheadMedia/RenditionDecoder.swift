@@ -58,7 +58,8 @@ public struct SegmentDecodeReport: Sendable {
 }
 
 /// Demuxes and decodes the segments of one rendition in order, keeping one decoder per kind across
-/// segments, as a player does. A discontinuity drains the decoders and starts them again.
+/// segments, as a player does. A discontinuity drains the decoders and starts them again; so does a
+/// segment whose streams do not fit them (another rendition's initialization section).
 ///
 /// Not thread-safe: use on one task.
 public final class RenditionDecoder {
@@ -176,15 +177,43 @@ public final class RenditionDecoder {
         chosen = []
     }
 
+    /// Whether `segment` needs other decoders than the current ones: one of its streams does not fit the
+    /// decoder of its kind (another rendition's fMP4 initialization section, another codec or time base).
+    /// Entering it drains and replaces those decoders; a caller that wants their last frames attributed
+    /// to the segment before can ``finish(onFrame:)`` and ``reset()`` first.
+    public func changesDecoders(_ segment: DemuxedSegment) -> Bool {
+        guard options.mode != .demux else { return false }
+        return decoders.contains { kind, decoder in
+            guard let info = segment.demuxer.streams.first(where: { $0.kind == kind }) else { return false }
+            return !decoder.accepts(segment.demuxer.stream(at: info.index))
+        }
+    }
+
     private func enter(_ segment: DemuxedSegment, onFrame: (DecodedFrame) -> Void) {
         if segment.discontinuity, current != nil {
             finish(onFrame: onFrame)
             decoders = [:]
+        } else if current != nil {
+            drainDecoders(unfitFor: segment, onFrame: onFrame)
         }
         current = segment
         var damage: [MediaDamage] = []
         chosen = chooseStreams(segment.demuxer, damage: &damage)
         segment.damage += damage
+    }
+
+    /// Drains and drops each decoder that `segment`'s stream of its kind does not fit.
+    private func drainDecoders(unfitFor segment: DemuxedSegment, onFrame: (DecodedFrame) -> Void) {
+        var damage: [MediaDamage] = []
+        for kind in MediaKind.allCases {
+            guard let decoder = decoders[kind], let info = segment.demuxer.streams.first(where: { $0.kind == kind }),
+                  !decoder.accepts(segment.demuxer.stream(at: info.index)) else { continue }
+            _ = decoder.decode(nil) { frame in
+                self.emit(frame, decoder: decoder, damage: &damage, onFrame: onFrame)
+            }
+            decoders[kind] = nil
+        }
+        if let current, !damage.isEmpty { current.damage += damage }
     }
 
     /// Demux errors in a row after which the rest of a segment is given up.
@@ -198,7 +227,7 @@ public final class RenditionDecoder {
         for kind in kinds {
             guard let info = demuxer.streams.first(where: { $0.kind == kind }) else { continue }
             let stream = demuxer.stream(at: info.index)
-            if let existing = decoders[kind], existing.codecID == stream.pointee.codecpar.pointee.codec_id {
+            if let existing = decoders[kind], existing.accepts(stream) {
                 existing.streamIndex = info.index
                 chosen.insert(info.index)
                 continue

@@ -30,8 +30,10 @@ extension MediaPlayer {
             }
             if let previous = state.decodingSegment, previous !== segment,
                previous.placement.source != segment.placement.source
-                || previous.anchorKey != segment.anchorKey {
-                // A new source, or a discontinuity (declared or not) within one: the frames the decoder still holds (B-frame
+                || previous.anchorKey != segment.anchorKey
+                || (configuration.mode != .demux && decoder(for: segment.placement.source).changesDecoders(segment.demuxed)) {
+                // A new source, a discontinuity (declared or not) within one, or another rendition whose streams need
+                // other decoders (fMP4: its own initialization section): the frames the decoder still holds (B-frame
                 // reordering, frame threads) belong to the segment before and are placed by its anchor.
                 if configuration.mode != .demux {
                     let old = decoder(for: previous.placement.source)
