@@ -58,8 +58,10 @@ public struct SegmentDecodeReport: Sendable {
 }
 
 /// Demuxes and decodes the segments of one rendition in order, keeping one decoder per kind across
-/// segments, as a player does. A discontinuity drains the decoders and starts them again; so does a
-/// segment whose streams do not fit them (another rendition's initialization section).
+/// segments, as FFmpeg's HLS demuxer does, across discontinuities too. A segment whose streams do not
+/// fit them (another rendition's initialization section, new codec settings) drains them and starts new
+/// ones. A player that places frames per discontinuity drains them itself (``finish(onFrame:)``,
+/// ``reset()``) before such a segment.
 ///
 /// Not thread-safe: use on one task.
 public final class RenditionDecoder {
@@ -82,7 +84,8 @@ public final class RenditionDecoder {
     /// - Parameters:
     ///   - bytes: The segment's decrypted bytes (for fMP4: init section, then media).
     ///   - container: The container, or nil to sniff it.
-    ///   - discontinuity: The segment follows an EXT-X-DISCONTINUITY: decoders are drained first.
+    ///   - discontinuity: The segment follows an EXT-X-DISCONTINUITY (recorded on the segment; the decoders
+    ///     go on unless its streams no longer fit them).
     ///   - onPacket: Called for each demuxed packet (all modes).
     ///   - onFrame: Called for each decoded frame, in decode output (presentation) order.
     /// - Throws: `MediaError` when the segment cannot be opened at all.
@@ -141,8 +144,8 @@ public final class RenditionDecoder {
     }
 
     /// Decodes one packet of `segment` (skipped unless its stream is decoded in this mode) and hands
-    /// out the frames that come out. Entering a new segment sets up decoders from its streams; a
-    /// discontinuity drains the old ones first. Damage found is appended to `segment.damage`.
+    /// out the frames that come out. Entering a new segment sets up decoders from its streams; those its
+    /// streams do not fit are drained and replaced first. Damage found is appended to `segment.damage`.
     public func decode(_ packet: Packet, in segment: DemuxedSegment, onFrame: (DecodedFrame) -> Void) {
         if current !== segment { enter(segment, onFrame: onFrame) }
         guard chosen.contains(packet.streamIndex), let decoder = decoders[packet.kind] else { return }
@@ -190,12 +193,10 @@ public final class RenditionDecoder {
     }
 
     private func enter(_ segment: DemuxedSegment, onFrame: (DecodedFrame) -> Void) {
-        if segment.discontinuity, current != nil {
-            finish(onFrame: onFrame)
-            decoders = [:]
-        } else if current != nil {
-            drainDecoders(unfitFor: segment, onFrame: onFrame)
-        }
+        // A discontinuity alone keeps the decoders, as FFmpeg's HLS demuxer feeds one decoder across it:
+        // an AAC decoder's state (its noise generator among it) carries on, and so must ours for the
+        // hashes to stay FFmpeg's. Streams that no longer fit (new codec settings) get new decoders.
+        if current != nil { drainDecoders(unfitFor: segment, onFrame: onFrame) }
         current = segment
         var damage: [MediaDamage] = []
         chosen = chooseStreams(segment.demuxer, damage: &damage)

@@ -8,7 +8,7 @@ import Testing
         "ts/v0/index.m3u8", "ts/v1/index.m3u8", "ts/v2/index.m3u8", "ts/v3/index.m3u8",
         "fmp4/v0/index.m3u8", "fmp4/v1/index.m3u8", "fmp4/v2/index.m3u8", "fmp4/v3/index.m3u8",
         "fps25/index.m3u8", "fps2997/index.m3u8", "byterange/index.m3u8", "aes/index.m3u8",
-        "ad/v0/index.m3u8",
+        "ad/v0/index.m3u8", "cues/ts/long.m3u8",
     ]
 
     @Test(arguments: renditions)
@@ -87,10 +87,14 @@ import Testing
         #expect(strip(ours) == strip(reference))
     }
 
-    @Test func audioHashesEqualFFmpeg() async throws {
+    /// `cues/ts/long.m3u8` plays its rendition twice across an EXT-X-DISCONTINUITY: FFmpeg keeps one AAC
+    /// decoder across it (its noise generator goes on), so ours must too; a fresh decoder there changed
+    /// 897 of the 1408 hashes after it.
+    @Test(arguments: ["fmp4/v1/index.m3u8", "cues/ts/long.m3u8"])
+    func audioHashesEqualFFmpeg(rendition: String) async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }
-        let url = "\(server.baseURL)/fmp4/v1/index.m3u8"
+        let url = "\(server.baseURL)/\(rendition)"
         let ours = await CLI.run(CLI.playhead, ["frames", url, "--stream", "audio", "--framemd5", "-"])
         let reference = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", url, "-map", "0:a", "-f", "framemd5", "-"])
         #expect(CLI.hashes(reference.stdout).count > 1000)
