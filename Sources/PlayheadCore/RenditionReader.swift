@@ -55,6 +55,9 @@ public struct RenditionReader: Sendable {
                 guard let pending = next else { break }
                 let segment = try await pending.value.get()
                 next = index + 1 < count ? prefetch(fetcher, index + 1) : nil
+                if segment.hasEmptyMedia {
+                    throw .media(url: segment.url, .emptyMedia(initializationBytes: segment.initializationByteCount))
+                }
                 let report: SegmentDecodeReport
                 do {
                     report = try decoder.decodeSegment(segment.bytes, discontinuity: playlist.segments[index].discontinuity,

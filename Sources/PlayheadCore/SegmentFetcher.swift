@@ -12,6 +12,12 @@ public struct FetchedSegment: Sendable {
     public var transfer: NetworkTransfer
     /// Session seconds all transfers for this segment took (key and init section included, when fetched now).
     public var seconds: Double
+    /// Bytes of the init section at the front of ``bytes`` (0 without one).
+    public var initializationByteCount = 0
+
+    /// Whether the media part is empty while an init section is in front: the demuxer would open the init
+    /// section alone and find nothing to play, where an empty segment without one fails to open.
+    public var hasEmptyMedia: Bool { initializationByteCount > 0 && bytes.count == initializationByteCount }
 }
 
 /// Fetches segments through a `PlayerNetwork`: byte ranges, AES-128 keys and init sections (each key
@@ -50,7 +56,8 @@ public actor SegmentFetcher {
             trimmed.damage.append("\(url): EXT-X-BYTERANGE \(range.length)@\(range.offset) read short, "
                 + "\(transfer.body.count) of \(range.length) bytes (the resource ends at byte \(range.offset + transfer.body.count))")
         }
-        return FetchedSegment(url: url, bytes: initBytes + bytes, transfer: trimmed, seconds: elapsed)
+        return FetchedSegment(url: url, bytes: initBytes + bytes, transfer: trimmed, seconds: elapsed,
+                              initializationByteCount: initBytes.count)
     }
 
     private static func request(_ range: ByteRange) -> ByteRangeRequest {

@@ -18,6 +18,9 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     case decryptionFailed(String)
     /// A resource could not be allocated by FFmpeg.
     case outOfMemory(String)
+    /// An fMP4 segment whose media part is empty: only its initialization section (of
+    /// `initializationBytes`) would reach the demuxer, which opens it and finds no samples.
+    case emptyMedia(initializationBytes: Int)
 
     /// A one-line human-readable description.
     public var description: String {
@@ -37,6 +40,8 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
             return "AES-128 decryption failed: \(why)"
         case let .outOfMemory(what):
             return "out of memory allocating \(what)"
+        case let .emptyMedia(initializationBytes):
+            return "empty media segment (0 bytes after its \(initializationBytes)-byte initialization section)"
         }
     }
 }

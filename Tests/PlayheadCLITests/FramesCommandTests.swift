@@ -43,6 +43,24 @@ import Testing
         #expect(CLI.hashes(ours.stdout) == Array(CLI.hashes(reference.stdout).prefix(360)))
     }
 
+    /// An fMP4 segment served empty: its init section alone opens and holds no samples, which used to
+    /// pass as a segment of 0 frames (exit 0). It fails like an empty TS segment, after the frames before it.
+    @Test func anEmptyFMP4SegmentEndsTheRunNamingIt() async throws {
+        let folder = NSTemporaryDirectory() + "playhead-empty-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let rendition = CLI.streams + "/fmp4/v0"
+        try Data().write(to: URL(fileURLWithPath: folder + "/empty.m4s"))
+        let lines = ["#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:4", "#EXT-X-PLAYLIST-TYPE:VOD",
+                     "#EXT-X-MAP:URI=\"file://\(rendition)/init.mp4\""]
+            + (0..<2).flatMap { ["#EXTINF:4,", "file://\(rendition)/seg00\($0).m4s"] } + ["#EXTINF:4,", "file://\(folder)/empty.m4s", "#EXT-X-ENDLIST"]
+        try lines.joined(separator: "\n").write(toFile: folder + "/index.m3u8", atomically: true, encoding: .utf8)
+        let ours = await CLI.run(CLI.playhead, ["frames", folder + "/index.m3u8", "--framemd5", "-"])
+        #expect(ours.status == 1, "\(ours.stderr)")
+        #expect(ours.stderr.contains("file://\(folder)/empty.m4s") && ours.stderr.contains("empty media segment"), "\(ours.stderr)")
+        #expect(CLI.hashes(ours.stdout).count == 240, "the two segments before it")
+    }
+
     @Test func aKeyThatIsNotSixteenBytesIsNamed() async throws {
         // An origin serving an error page where the AES-128 key should be.
         let folder = NSTemporaryDirectory() + "playhead-key-\(UUID().uuidString)"
