@@ -49,6 +49,17 @@ func maxResidentBytes() -> Int {
         }
     }
 
+    @Test func truncatedAfterStreamInfNamesTheVariant() {
+        do {
+            _ = try Playlist.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error == .missingVariantURI(line: 2, column: 1))
+            #expect(error.code == "missing-variant-uri")
+            #expect(error.description.contains("EXT-X-STREAM-INF without a variant URI"), "\(error.description)")
+        }
+    }
+
     @Test func truncatedAfterExtinfIsAnError() {
         let text = "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nseg1.ts\n#EXTINF:9.5"
         do {

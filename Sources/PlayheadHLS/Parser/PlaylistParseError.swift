@@ -13,6 +13,9 @@ public enum PlaylistParseError: Error, Sendable, Equatable, CustomStringConverti
     /// EXTINF (or its segment tags) at the end of the playlist without a segment URI: the
     /// playlist is truncated.
     case missingSegmentURI(line: Int, column: Int)
+    /// EXT-X-STREAM-INF at the end of the playlist without the variant URI line that must follow it: the
+    /// playlist is truncated.
+    case missingVariantURI(line: Int, column: Int)
     /// Multivariant and media playlist tags are mixed.
     case mixedPlaylistKinds(line: Int, column: Int, tag: String)
     /// A required attribute is missing.
@@ -24,7 +27,7 @@ public enum PlaylistParseError: Error, Sendable, Equatable, CustomStringConverti
     public var line: Int {
         switch self {
         case .missingHeader(let l, _), .invalidUTF8(let l, _), .binaryData(let l, _),
-             .badAttributeList(let l, _, _, _), .badNumber(let l, _, _, _), .missingSegmentURI(let l, _),
+             .badAttributeList(let l, _, _, _), .badNumber(let l, _, _, _), .missingSegmentURI(let l, _), .missingVariantURI(let l, _),
              .mixedPlaylistKinds(let l, _, _), .missingRequiredAttribute(let l, _, _, _), .valueOutOfRange(let l, _, _, _, _):
             l
         }
@@ -34,7 +37,7 @@ public enum PlaylistParseError: Error, Sendable, Equatable, CustomStringConverti
     public var column: Int {
         switch self {
         case .missingHeader(_, let c), .invalidUTF8(_, let c), .binaryData(_, let c),
-             .badAttributeList(_, let c, _, _), .badNumber(_, let c, _, _), .missingSegmentURI(_, let c),
+             .badAttributeList(_, let c, _, _), .badNumber(_, let c, _, _), .missingSegmentURI(_, let c), .missingVariantURI(_, let c),
              .mixedPlaylistKinds(_, let c, _), .missingRequiredAttribute(_, let c, _, _), .valueOutOfRange(_, let c, _, _, _):
             c
         }
@@ -49,6 +52,7 @@ public enum PlaylistParseError: Error, Sendable, Equatable, CustomStringConverti
         case .badAttributeList: "bad-attribute-list"
         case .badNumber: "bad-number"
         case .missingSegmentURI: "missing-segment-uri"
+        case .missingVariantURI: "missing-variant-uri"
         case .mixedPlaylistKinds: "mixed-playlist-kinds"
         case .missingRequiredAttribute: "missing-required-attribute"
         case .valueOutOfRange: "value-out-of-range"
@@ -64,6 +68,7 @@ public enum PlaylistParseError: Error, Sendable, Equatable, CustomStringConverti
         case .badAttributeList(_, _, let tag, let reason): "bad attribute list in #\(tag): \(reason)"
         case .badNumber(_, _, let tag, let text): "bad number '\(text.prefix(40))' in #\(tag)"
         case .missingSegmentURI: "EXTINF without a segment URI at the end of the playlist (truncated?)"
+        case .missingVariantURI: "EXT-X-STREAM-INF without a variant URI at the end of the playlist (truncated?)"
         case .mixedPlaylistKinds(_, _, let tag): "#\(tag) mixes multivariant and media playlist tags"
         case .missingRequiredAttribute(_, _, let tag, let attribute): "#\(tag) lacks required attribute \(attribute)"
         case .valueOutOfRange(_, _, let tag, let text, let limit): "'\(text.prefix(40))' in #\(tag) is out of range (\(limit))"

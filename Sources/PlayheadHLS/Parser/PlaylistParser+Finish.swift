@@ -5,7 +5,7 @@ extension PlaylistParser {
             throw .missingSegmentURI(line: line, column: 1)
         }
         if let pv = pendingVariant {
-            throw .missingSegmentURI(line: pv.line, column: 1)
+            throw .missingVariantURI(line: pv.line, column: 1)
         }
         let isMultivariant = multivariantEvidenceLine != nil
             || (mediaEvidenceLine == nil && multivariantOnlyTagLine != nil)
