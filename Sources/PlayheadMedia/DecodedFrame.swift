@@ -32,6 +32,9 @@ public struct DecodedFrame: Sendable, Equatable {
     public var hashedSize: Int
     /// MD5 of the frame exactly as FFmpeg's framemd5 muxer computes it, lowercase hex; nil unless hashing.
     public var md5: String?
+    /// The frame's data, kept for a dump at presentation (``RenditionDecoderOptions/dumpAtPresentation``);
+    /// nil otherwise.
+    public var retained: RetainedFrame? = nil
 
     /// Presentation time in seconds, if known.
     public var ptsSeconds: Double? { pts.map { Double($0) * timeBase.doubleValue } }

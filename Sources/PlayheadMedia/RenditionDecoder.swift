@@ -23,6 +23,10 @@ public struct RenditionDecoderOptions: Sendable {
     /// Receives each decoded frame's raw data (Y4M, WAV, …). Default nil. The sink is used on the
     /// decoding task only (hence `nonisolated(unsafe)`): do not share one between decoders.
     nonisolated(unsafe) public var dump: FrameDumpSink? = nil
+    /// With a ``dump``: instead of handing every decoded frame to it, keep each frame's data on the
+    /// frame (``DecodedFrame/retained``) for the caller to hand over with ``RenditionDecoder/dump(_:)``
+    /// once it is presented (frames decoded but never shown, before a seek target say, stay out). Default false.
+    public var dumpAtPresentation = false
 
     /// Creates options with the defaults above.
     public init() {}
@@ -173,6 +177,13 @@ public final class RenditionDecoder {
         if let current, !damage.isEmpty { current.damage += damage }
     }
 
+    /// Hands a frame decoded with ``RenditionDecoderOptions/dumpAtPresentation`` to the dump, now that it
+    /// is presented. Does nothing without a dump or without the frame's data.
+    public func dump(_ frame: DecodedFrame) {
+        guard let sink = options.dump, let retained = frame.retained else { return }
+        dumpBridge.deliver(retained.frame, kind: retained.kind, timeBase: retained.timeBase, stream: retained.stream, to: sink)
+    }
+
     /// Drops every decoder's pending frames without handing them out (a seek flushes the pipeline).
     public func reset() {
         decoders = [:]
@@ -272,8 +283,12 @@ public final class RenditionDecoder {
                                              message: "frame at pts \(described.pts.map(String.init) ?? "?") decoded with concealed errors"))
         }
         if let sink = options.dump {
-            dumpBridge.deliver(frame, kind: decoder.kind, timeBase: decoder.timeBase,
-                               stream: current?.streams.first { $0.index == decoder.streamIndex }, to: sink)
+            let stream = current?.streams.first { $0.index == decoder.streamIndex }
+            if options.dumpAtPresentation {
+                described.retained = RetainedFrame(frame, kind: decoder.kind, timeBase: decoder.timeBase, stream: stream)
+            } else {
+                dumpBridge.deliver(frame, kind: decoder.kind, timeBase: decoder.timeBase, stream: stream, to: sink)
+            }
         }
         onFrame(described)
     }

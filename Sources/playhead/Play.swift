@@ -84,7 +84,7 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Write the HTML report (charts and tables, one self-contained page) to FILE.")
     var reportHtml: String?
 
-    @Option(help: "Write presented frames as Y4M video and WAV audio into DIR.")
+    @Option(help: "Write presented frames as Y4M video (video.y4m; after a switch to another picture size, video.1.y4m, …) and WAV audio (audio.wav) into DIR.")
     var dump: String?
 
     @Option(help: "Write framemd5 lines of presented video frames to FILE, or -.")
@@ -127,6 +127,11 @@ struct Play: AsyncParsableCommand {
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be a positive number of seconds, got \(duration)") }
         if let start, !(start >= 0 && start.isFinite) { throw ValidationError("--start must be 0 or more seconds, got \(start)") }
         if adMap != nil, adDomain != nil { throw ValidationError("give --ad-map or --ad-domain, not both") }
+        if dump != nil, mode == .demux { throw ValidationError("--dump writes decoded frames: not with --mode demux") }
+        let toStandardOutput = [("--events", events), ("--framemd5", framemd5), ("--report", report)].filter { $0.1 == "-" }.map(\.0)
+        if toStandardOutput.count > 1 {
+            throw ValidationError("\(toStandardOutput.joined(separator: " and ")) all write to standard output; give all but one a file")
+        }
         if simulateLive, clock == .real { throw ValidationError("--simulate-live needs --clock virtual") }
         if AdSignalingMode(rawValue: adSignalingMode) == nil {
             throw ValidationError("unknown --ad-signaling-mode \"\(adSignalingMode)\"; one of \(AdSignalingMode.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -263,7 +268,9 @@ struct Play: AsyncParsableCommand {
         let outputs = try SessionOutputs(events: events, framemd5: framemd5, keepEvents: reportHtml != nil, player: player)
         let progress = isatty(2) != 0 ? ProgressLine(player: player) : nil
         progress?.start()
+        let interruption = SignalStop(player: player)
         let result = await player.run(maxSessionSeconds: duration)
+        interruption.cancel()
         progress?.stop()
         outputs.finish()
         if let dumpSink {
@@ -284,6 +291,7 @@ struct Play: AsyncParsableCommand {
                 throw ExitCode(2)
             }
         }
+        if let signal = interruption.received { throw ExitCode(128 + signal) }
         if final.finalStatus == .error {
             printError(final.error ?? "playback failed")
             throw ExitCode(1)

@@ -16,6 +16,7 @@ final class SessionOutputs: @unchecked Sendable {
 
     init(events: String?, framemd5: String?, keepEvents: Bool = false, player: MediaPlayer) throws {
         eventsOut = try Self.open(events)
+        eventsOut?.flushIntervalNanoseconds = Self.eventsFlushNanoseconds
         md5Out = try Self.open(framemd5)
         if let md5Out {
             let output = FrameMD5Output(kinds: [.video], software: "playhead \(Playhead.version)", write: md5Out.write)
@@ -35,6 +36,9 @@ final class SessionOutputs: @unchecked Sendable {
             }
         }
     }
+
+    /// Events reach their file or pipe at most this long after they happen: 0.2 s of wall time.
+    static let eventsFlushNanoseconds: UInt64 = 200_000_000
 
     private static func open(_ target: String?) throws -> OutputBuffer? {
         guard let target else { return nil }

@@ -59,9 +59,15 @@ final class OutputBuffer: @unchecked Sendable {
         self.init(fd: fd, ownsDescriptor: true)
     }
 
+    /// When set, a write also flushes once this many nanoseconds have passed since the last flush, so a
+    /// reader following the output (events of a real-clock session) sees it as it comes.
+    var flushIntervalNanoseconds: UInt64?
+    private var lastFlush = DispatchTime.now().uptimeNanoseconds
+
     func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 16 { flush() }
+        if buffer.count >= 1 << 16 { flush(); return }
+        if let interval = flushIntervalNanoseconds, DispatchTime.now().uptimeNanoseconds - lastFlush >= interval { flush() }
     }
 
     func flush() {
@@ -72,6 +78,7 @@ final class OutputBuffer: @unchecked Sendable {
             offset += written
         }
         buffer.removeAll(keepingCapacity: true)
+        lastFlush = DispatchTime.now().uptimeNanoseconds
     }
 
     deinit {

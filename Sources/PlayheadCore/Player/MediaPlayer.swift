@@ -60,7 +60,10 @@ public final class MediaPlayer: @unchecked Sendable {
         options.mode = configuration.mode
         options.hashFrames = configuration.hashFrames
         options.threads = configuration.decoderThreads
-        if let dump { options.dump = dump }
+        if let dump {
+            options.dump = dump
+            options.dumpAtPresentation = true  // only what is presented goes to the files
+        }
         decoder = RenditionDecoder(options: options)
         buffer = PlaybackBuffer(backBufferSeconds: configuration.buffer.backBufferSeconds)
         report = PlaybackReport(url: url, clock: driver.isVirtual ? "virtual" : "real", mode: configuration.mode.rawValue)

@@ -212,7 +212,10 @@ extension MediaPlayer {
             }
             if configuration.perFrameEvents { bus.post(.framePresented(pts: item.timelineSeconds, latenessSeconds: lateness)) }
         }
-        if let frame = item.frame, frame.md5 != nil { onPresentedFrame?(frame) }
+        if let frame = item.frame {
+            if frame.md5 != nil { onPresentedFrame?(frame) }
+            if frame.retained != nil { decoder(for: item.source).dump(frame) }
+        }
     }
 
     /// A live playlist that has stopped changing (``LivePlaylistTracker/isStuck(at:)``: 3.5 target

@@ -6,7 +6,9 @@ import Darwin
 
 /// Writes a decode's frames into a folder: pictures to `DIR/video.y4m` (``Y4MWriter``), sound to
 /// `DIR/audio.wav` (``WAVWriter``). Each file is created with its first frame, so an audio-only stream
-/// leaves no `video.y4m`. Not thread-safe: use on the decoding task.
+/// leaves no `video.y4m`. A Y4M file holds one picture size and format: when they change (an ABR switch
+/// to another rendition), the pictures from there go on in `video.1.y4m`, then `video.2.y4m`, and so
+/// on. Not thread-safe: use on the decoding task.
 public final class DirectoryDump: FrameDumpSink {
     /// Name of the video file inside the folder: `video.y4m`.
     public static let videoFileName = "video.y4m"
@@ -16,8 +18,11 @@ public final class DirectoryDump: FrameDumpSink {
     /// The folder written into.
     public let directory: String
     private var videoWriter: Y4MWriter?
+    private var videoShape: (width: Int, height: Int, format: String)?
     private var audioWriter: WAVWriter?
     private var failure: DumpError?
+    /// Every video file written, in order.
+    public private(set) var videoPaths: [String] = []
 
     /// Creates the folder (and its parents) if needed.
     /// - Throws: ``DumpError/cannotOpen(path:reason:)`` naming the folder.
@@ -31,10 +36,20 @@ public final class DirectoryDump: FrameDumpSink {
     /// Where sound goes.
     public var audioPath: String { directory + "/" + Self.audioFileName }
 
-    /// Appends a picture to `video.y4m`, creating it with the first one.
+    /// Appends a picture to `video.y4m`, creating it with the first one; a picture of another size or
+    /// format than the file's closes it and starts the next file.
     public func video(_ frame: RawVideoFrame) {
+        if let shape = videoShape, shape != (frame.width, frame.height, frame.pixelFormatName), let writer = videoWriter {
+            do { try writer.close() } catch { failure = failure ?? error }
+            videoWriter = nil
+        }
         if videoWriter == nil, failure == nil {
-            do { videoWriter = try Y4MWriter(path: videoPath) } catch { failure = error }
+            let path = videoPaths.isEmpty ? videoPath : directory + "/video.\(videoPaths.count).y4m"
+            do {
+                videoWriter = try Y4MWriter(path: path)
+                videoPaths.append(path)
+                videoShape = (frame.width, frame.height, frame.pixelFormatName)
+            } catch { failure = error }
         }
         videoWriter?.video(frame)
     }

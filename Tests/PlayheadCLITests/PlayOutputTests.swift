@@ -1,0 +1,108 @@
+import Foundation
+import PlayheadOrigin
+import Testing
+
+/// `playhead play`'s outputs: dumps hold exactly the presented frames, events reach their file while
+/// the session runs, a signal stops the session with everything written, outputs do not share stdout.
+@Suite struct PlayOutputTests {
+    /// The frames of a Y4M file: its header line and each frame's payload.
+    static func y4mFrames(_ path: String) throws -> (header: String, frames: [Data]) {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let newline = try #require(data.firstIndex(of: 0x0A))
+        let header = String(decoding: data[..<newline], as: UTF8.self)
+        let fields = header.split(separator: " ")
+        let width = try #require(fields.first { $0.hasPrefix("W") }.flatMap { Int($0.dropFirst()) })
+        let height = try #require(fields.first { $0.hasPrefix("H") }.flatMap { Int($0.dropFirst()) })
+        let size = width * height * 3 / 2  // 4:2:0
+        var frames: [Data] = []
+        var index = newline + 1
+        while index < data.endIndex {
+            #expect(data[index..<index + 6] == Data("FRAME\n".utf8), "\(path): no FRAME marker at byte \(index)")
+            index += 6
+            frames.append(data[index..<min(index + size, data.endIndex)])
+            index += size
+        }
+        return (header, frames)
+    }
+
+    @Test func aDumpAfterAStartPositionHoldsOnlyThePresentedFrames() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let folder = NSTemporaryDirectory() + "playhead-dump-start-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let url = server.url("/fmp4/v0/index.m3u8")
+        let ours = await CLI.run(CLI.playhead, ["play", url, "--start", "7.5", "--duration", "2", "--dump", folder,
+                                                "--framemd5", folder + "/presented.md5", "--report", "/dev/null"])
+        #expect(ours.status == 0, "\(ours.stderr)")
+        let presented = CLI.hashes(try String(contentsOfFile: folder + "/presented.md5", encoding: .utf8)).count
+        #expect(presented > 30)
+        try await Task { () throws in
+            let reference = folder + "/reference.y4m"
+            let made = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", url, "-map", "0:v", "-frames:v", "330",
+                                                "-fps_mode", "passthrough", "-f", "yuv4mpegpipe", "-y", reference])
+            #expect(made.status == 0, "\(made.stderr)")
+            let dumped = try Self.y4mFrames(folder + "/video.y4m").frames
+            let expected = try Self.y4mFrames(reference).frames
+            // 7.5 s is frame 225: the frames decoded from the keyframe at 4 s up to it are not presented.
+            #expect(dumped.count == presented, "the dump holds \(dumped.count) frames, \(presented) were presented")
+            #expect(dumped == Array(expected[225..<225 + dumped.count]))
+        }.value
+    }
+
+    @Test func aDumpStartsANewFileAtEachPictureSize() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let folder = NSTemporaryDirectory() + "playhead-dump-switch-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let ours = await CLI.run(CLI.playhead, ["play", server.url("/fmp4/master.m3u8"), "--bandwidth", "2.5", "--duration", "10",
+                                                "--dump", folder, "--framemd5", folder + "/presented.md5", "--report", "/dev/null"])
+        #expect(ours.status == 0, "\(ours.stderr)")
+        let presented = CLI.hashes(try String(contentsOfFile: folder + "/presented.md5", encoding: .utf8)).count
+        let first = try Self.y4mFrames(folder + "/video.y4m")
+        let second = try Self.y4mFrames(folder + "/video.1.y4m")
+        #expect(first.header.hasPrefix("YUV4MPEG2 W416 H234"), "\(first.header)")
+        #expect(second.header.hasPrefix("YUV4MPEG2 W640 H360"), "\(second.header)")
+        #expect(first.frames.count == 120, "the first segment, at the initial rung")
+        #expect(first.frames.count + second.frames.count == presented)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func eventsAreWrittenAsTheyComeAndASignalStopsTheSessionWithEverythingWritten() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let folder = NSTemporaryDirectory() + "playhead-signal-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.playhead)
+        process.arguments = ["play", server.url("/ts/v0/index.m3u8"), "--clock", "real", "--events", folder + "/events.nd",
+                             "--report", folder + "/report.json", "--quiet"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The 30 s session is far from over when its first events are in the file.
+        var seen = 0
+        while seen == 0, process.isRunning {
+            seen = (try? Data(contentsOf: URL(fileURLWithPath: folder + "/events.nd")).count) ?? 0
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(seen > 0 && process.isRunning, "no event reached the file while the session ran")
+        process.interrupt()
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { process.waitUntilExit(); continuation.resume() }
+        }
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(process.terminationReason) \(process.terminationStatus)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/report.json"))) as? [String: Any])
+        #expect(report["finalStatus"] as? String == "stopped")
+        let lines = try String(contentsOfFile: folder + "/events.nd", encoding: .utf8).split(separator: "\n")
+        for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)") }
+        #expect(lines.last?.contains("stopped") == true || lines.contains { $0.contains("\"stopped\"") }, "the stop is in the events")
+    }
+
+    @Test func outputsThatWouldShareStandardOutputAreRefused() async {
+        let both = await CLI.run(CLI.playhead, ["play", "http://127.0.0.1:9/x.m3u8", "--events", "-", "--framemd5", "-"])
+        #expect(both.status == 2)
+        #expect(both.stderr.contains("--events and --framemd5 all write to standard output"), "\(both.stderr)")
+        let demux = await CLI.run(CLI.playhead, ["play", "http://127.0.0.1:9/x.m3u8", "--mode", "demux", "--dump", "/tmp/x"])
+        #expect(demux.status == 2)
+        #expect(demux.stderr.contains("--dump writes decoded frames"), "\(demux.stderr)")
+    }
+}
