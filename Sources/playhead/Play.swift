@@ -66,10 +66,10 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Start position, seconds.")
     var start: Double?
 
-    @Option(parsing: .singleValue, help: "AT:TO — when the playhead reaches AT seconds, seek to TO (repeatable).")
+    @Option(parsing: .singleValue, help: "AT:TO — when the playhead reaches AT seconds by playing, seek to TO (repeatable; an AT that the start position or a seek jumps over waits until the playhead plays through it).")
     var seek: [String] = []
 
-    @Option(parsing: .singleValue, help: "AT:FOR — when the playhead reaches AT seconds, pause for FOR seconds (repeatable).")
+    @Option(parsing: .singleValue, help: "AT:FOR — when the playhead reaches AT seconds by playing, pause for FOR seconds (repeatable; as for --seek).")
     var pause: [String] = []
 
     @Option(help: "Playback rate, 0.01 to 100 (≤ 0 means 1.0).")

@@ -33,6 +33,9 @@ struct LoopState {
     var clockRunning = false
     var anchorTime = 0.0
     var anchorPosition = 0.0
+    /// Where the playhead last jumped to (the start position, or a seek's landing): scheduled commands
+    /// before it were jumped over, not reached, and wait until the playhead plays through them.
+    var playedFrom = 0.0
     var rate = 1.0
     /// Playback began (first frame presented).
     var started = false

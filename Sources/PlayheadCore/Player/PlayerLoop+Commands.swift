@@ -37,11 +37,20 @@ extension MediaPlayer {
         }
     }
 
-    /// Runs the scheduled commands whose position the playhead has reached.
+    /// The index of the first scheduled command the playhead can still reach by playing: none before
+    /// where it last jumped to (``LoopState/playedFrom``).
+    var nextReachableCommand: Int? {
+        scheduled.firstIndex { $0.atPositionSeconds >= state.playedFrom - 1e-9 }
+    }
+
+    /// Runs the scheduled commands whose position the playhead has reached by playing, at the session
+    /// time it reached them. A command whose position a start position or a seek jumped over waits until
+    /// the playhead plays through it (after a seek back), rather than running at once, back-dated.
     func runScheduled(now: Double) {
-        while let next = scheduled.first, state.clockRunning, state.position(at: now) >= next.atPositionSeconds - 1e-9 {
-            scheduled.removeFirst()
-            let at = state.clockRunning ? min(now, state.time(atPosition: next.atPositionSeconds)) : now
+        while let index = nextReachableCommand, state.clockRunning,
+              state.position(at: now) >= scheduled[index].atPositionSeconds - 1e-9 {
+            let next = scheduled.remove(at: index)
+            let at = min(now, max(state.anchorTime, state.time(atPosition: next.atPositionSeconds)))
             switch next.action {
             case let .seek(target): seek(to: target, now: at)
             case let .seekToLocal(local): seek(to: state.timeline.virtualSeconds(forLocal: local), now: at)
@@ -148,6 +157,7 @@ extension MediaPlayer {
         }
         state.skipBefore = target
         state.anchorPosition = target
+        state.playedFrom = target
         state.anchorTime = now
         state.clockRunning = false
         if state.status == .completed { setStatus(.playing, now: now); state.wantsPlay = true }

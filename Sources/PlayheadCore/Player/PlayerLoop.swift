@@ -82,7 +82,7 @@ extension MediaPlayer {
             if state.endLoaded, state.drained, frames.count == 0 {
                 times.append(state.time(atPosition: completionPosition))
             }
-            if let command = scheduled.first { times.append(state.time(atPosition: command.atPositionSeconds)) }
+            if let index = nextReachableCommand { times.append(state.time(atPosition: scheduled[index].atPositionSeconds)) }
         }
         if let reload = state.tracker?.nextReloadTime(), !state.transfers.values.contains(where: { if case .playlist = $0 { return true } else { return false } }) {
             times.append(reload)

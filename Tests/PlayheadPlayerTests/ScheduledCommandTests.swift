@@ -1,0 +1,44 @@
+import PlayheadCore
+import PlayheadOrigin
+import Testing
+
+/// Commands scheduled at playhead positions run when the playhead plays through their position, at
+/// that moment; a position a start or a seek jumps over is not reached.
+@Suite struct ScheduledCommandTests {
+    static func statuses(_ report: PlaybackReport) -> [(PlayerStatus, Double)] { report.statuses.map { ($0.status, $0.playerTime) } }
+
+    @Test func aPauseBeforeTheStartPositionIsNotReached() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(server.url("/ts/v0/index.m3u8"), configure: { $0.startSeconds = 13 },
+                                                   scheduled: [.init(atPositionSeconds: 5, action: .pause(forSeconds: 2))])
+        let statuses = Self.statuses(run.report)
+        #expect(!statuses.contains { $0.0 == .paused }, "\(statuses)")
+        #expect(statuses.allSatisfy { $0.1 >= 0 }, "no status is dated before the session: \(statuses)")
+        #expect(run.report.finalStatus == .completed)
+    }
+
+    @Test func aPositionJumpedOverIsReachedAfterASeekBack() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(server.url("/ts/v0/index.m3u8"), scheduled: [
+            .init(atPositionSeconds: 3, action: .seek(toSeconds: 20)),
+            .init(atPositionSeconds: 22, action: .seek(toSeconds: 10)),
+            .init(atPositionSeconds: 12, action: .pause(forSeconds: 1)),  // jumped over at 3, reached after the seek back
+        ])
+        let statuses = Self.statuses(run.report)
+        let times = statuses.map(\.1)
+        #expect(times == times.sorted(), "statuses in time order: \(statuses)")
+        let pauses = statuses.enumerated().filter { $0.element.0 == .paused }
+        #expect(pauses.count == 1, "\(statuses)")
+        if let pause = pauses.first, pause.offset + 1 < statuses.count {
+            #expect(statuses[pause.offset + 1].0 == .playing)
+            #expect(abs(statuses[pause.offset + 1].1 - pause.element.1 - 1) < 1e-6, "the pause lasts its second")
+        }
+        #expect(run.report.seeks.map(\.toSeconds) == [20, 10])
+        // The second seek is requested when the playhead reaches 22 s: 2 s of play after landing at 20.
+        let seeks = run.report.seeks
+        if seeks.count == 2 { #expect(seeks[1].requestedAt > seeks[0].requestedAt + 1.9, "\(seeks)") }
+        #expect(run.report.finalStatus == .completed)
+    }
+}
