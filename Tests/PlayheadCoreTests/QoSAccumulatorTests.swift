@@ -72,6 +72,13 @@ import Testing
         #expect(qos.information(at: 10).frameRate == 0)
     }
 
+    @Test func theLastSecondOfAnItemCountsEveryFrame() {
+        // 30 fps for 3 s; read at 3 s, the end of the last frame (an item's completion): 30 frames, not 29.
+        var qos = QoSAccumulator()
+        for index in 0..<90 { qos.recordFramePresented(at: Double(index) / 30) }
+        #expect(qos.information(at: 3).frameRate == 30)
+    }
+
     @Test func feedingBusEvents() {
         let now = EventsTestBox(0.0)
         let bus = EventBus(clock: { now.get() }, wallClock: { nil })

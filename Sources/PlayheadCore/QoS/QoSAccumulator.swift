@@ -13,6 +13,8 @@ public struct QoSAccumulator: Sendable {
     public static let defaultSampleCapacity = 3_600
     /// The span frame rate is measured over: the last 1 second of player time.
     public static let frameRateWindowSeconds = 1.0
+    /// Rounding slack of frame times at the window's edges (frame times are sums of fractions).
+    static let frameTimeSlack = 1e-9
 
     private struct Transfer: Sendable {
         var bytes: Int
@@ -75,8 +77,8 @@ public struct QoSAccumulator: Sendable {
         presentedFrameCount += 1
         if firstFrameTime == nil { firstFrameTime = playerTime }
         recentFrameTimes.append(playerTime)
-        let horizon = playerTime - Self.frameRateWindowSeconds
-        if let keep = recentFrameTimes.firstIndex(where: { $0 > horizon }), keep > 0 {
+        let horizon = playerTime - Self.frameRateWindowSeconds - Self.frameTimeSlack
+        if let keep = recentFrameTimes.firstIndex(where: { $0 >= horizon }), keep > 0 {
             recentFrameTimes.removeFirst(keep)
         }
     }
@@ -120,8 +122,10 @@ public struct QoSAccumulator: Sendable {
         let windowBytes = window.reduce(0) { $0 + $1.bytes }
         let windowSeconds = window.reduce(0.0) { $0 + $1.seconds }
         let firstBytes = window.compactMap(\.firstByteSeconds)
-        let horizon = playerTime - Self.frameRateWindowSeconds
-        let framesInWindow = recentFrameTimes.filter { $0 > horizon && $0 <= playerTime }.count
+        // The window is [t − 1 s, t): a frame shown at t itself counts in the next second. At the end of a
+        // 30 fps item (t = the last frame's end) that gives 30, where (t − 1 s, t] gave 29.
+        let horizon = playerTime - Self.frameRateWindowSeconds - Self.frameTimeSlack
+        let framesInWindow = recentFrameTimes.filter { $0 >= horizon && $0 < playerTime - Self.frameTimeSlack }.count
         let ongoing = bufferingStart.map { max(0, playerTime - $0) } ?? 0
         return PlaybackInformation(
             observedBitrate: windowSeconds > 0 ? Double(windowBytes) * 8 / windowSeconds : nil,
