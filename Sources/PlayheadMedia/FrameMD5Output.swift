@@ -14,6 +14,9 @@ public final class FrameMD5Output {
     private var described: [MediaKind: FrameMD5Writer.Stream] = [:]
     private var held: [DecodedFrame] = []
     private var headerWritten = false
+    /// With several kinds: lines waiting to be interleaved, per output stream, oldest first, with the
+    /// frame's time in seconds.
+    private var pending: [[(pts: Int64, timeBase: Rational, line: String)]] = []
 
     /// Creates an output for `kinds` (in output stream order) writing text through `write`.
     public init(kinds: [MediaKind], software: String, write: @escaping (String) -> Void) {
@@ -52,8 +55,12 @@ public final class FrameMD5Output {
         }
     }
 
-    /// Writes what is still held (the header with the streams that did appear).
-    public func finish() { if !headerWritten { flushHeader() } }
+    /// Writes what is still held (the header with the streams that did appear, the lines not yet
+    /// interleaved).
+    public func finish() {
+        if !headerWritten { flushHeader() }
+        interleave(draining: true)
+    }
 
     private var present: [MediaKind] { kinds.filter { streams[$0] != nil } }
 
@@ -80,12 +87,35 @@ public final class FrameMD5Output {
         guard let index = present.firstIndex(of: frame.kind), let stream = described[frame.kind] else { return }
         let outUnit = stream.timeBase.doubleValue
         let seconds = (frame.ptsSeconds ?? 0) - (startSeconds ?? 0)
-        // Video: rounded down onto the output frame grid. This reproduces ffmpeg 5.1's columns for TS
-        // renditions; for fMP4 ffmpeg's CLI rounds the sub-frame start offset up instead, so there the
-        // timestamp columns can be one frame lower than ffmpeg's (hash and size columns are exact).
+        // Video alone: rounded down onto the output frame grid, which reproduces ffmpeg 5.1's columns for
+        // TS renditions (for fMP4 its CLI rounds the sub-frame start offset up instead, so there the
+        // timestamp columns can be one frame lower than ffmpeg's; hash and size columns are exact).
+        // Video with audio: rounded to the nearest frame, as ffmpeg 5.1 does then (checked on TS and fMP4).
         let units = seconds / outUnit
-        let pts = Int64(frame.kind == .video ? (units + 1e-6).rounded(.down) : units.rounded())
+        let nearest = frame.kind != .video || present.contains(.audio)
+        let pts = Int64(nearest ? units.rounded() : (units + 1e-6).rounded(.down))
         let duration = frame.kind == .video ? 1 : Int64(frame.sampleCount)
-        write(FrameMD5Writer.line(stream: index, pts: pts, duration: duration, size: frame.hashedSize, md5: frame.md5!))
+        let line = FrameMD5Writer.line(stream: index, pts: pts, duration: duration, size: frame.hashedSize, md5: frame.md5!)
+        guard present.count > 1 else { return write(line) }
+        // Several streams: in time order across them, as ffmpeg's muxer interleaves its packets (ties go
+        // to the lower stream), so the order does not depend on how late each decoder hands frames out.
+        if pending.count < present.count { pending = Array(repeating: [], count: present.count) }
+        pending[index].append((pts, stream.timeBase, line))
+        interleave(draining: false)
+    }
+
+    /// Writes pending lines in time order while every stream has one waiting (all of them when draining).
+    private func interleave(draining: Bool) {
+        while true {
+            let waiting = pending.indices.filter { !pending[$0].isEmpty }
+            guard !waiting.isEmpty, draining || waiting.count == pending.count else { return }
+            // Exact comparison of pts × time base (a video frame at 48/30 s and audio at 76800/48000 s tie).
+            func earlier(_ a: Int, _ b: Int) -> Bool {
+                let x = pending[a][0], y = pending[b][0]
+                return x.pts * Int64(x.timeBase.num) * Int64(y.timeBase.den) < y.pts * Int64(y.timeBase.num) * Int64(x.timeBase.den)
+            }
+            let next = waiting.min(by: earlier)!
+            write(pending[next].removeFirst().line)
+        }
     }
 }

@@ -105,6 +105,23 @@ import Testing
         #expect(strip(ours) == strip(reference))
     }
 
+    /// Video and audio together: lines interleaved in time order as ffmpeg's muxer does (ties to the video
+    /// stream), whatever the decoder threads; the whole text equals ffmpeg's. (The order followed the
+    /// decoders' output and changed with --threads.)
+    @Test(arguments: ["ts/v3/index.m3u8", "fmp4/v1/index.m3u8"])
+    func allStreamsInterleaveAsFFmpegDoes(rendition: String) async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let url = "\(server.baseURL)/\(rendition)"
+        let strip: (String) -> [String] = { $0.split(separator: "\n").filter { !$0.hasPrefix("#software") }.map(String.init) }
+        let one = await CLI.run(CLI.playhead, ["frames", url, "--stream", "all", "--threads", "1", "--framemd5", "-"])
+        let two = await CLI.run(CLI.playhead, ["frames", url, "--stream", "all", "--threads", "2", "--framemd5", "-"])
+        let reference = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", url, "-f", "framemd5", "-"])
+        #expect(strip(reference.stdout).count > 2000)
+        #expect(strip(one.stdout) == strip(reference.stdout))
+        #expect(strip(two.stdout) == strip(one.stdout))
+    }
+
     /// `cues/ts/long.m3u8` plays its rendition twice across an EXT-X-DISCONTINUITY: FFmpeg keeps one AAC
     /// decoder across it (its noise generator goes on), so ours must too; a fresh decoder there changed
     /// 897 of the 1408 hashes after it.
