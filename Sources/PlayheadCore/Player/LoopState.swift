@@ -68,6 +68,9 @@ struct LoopState {
     var ladderIndex: Int?
     /// Media playlists of rungs already loaded (VOD: reused on switches).
     var variantPlaylists: [Int: (playlist: MediaPlaylist, url: String)] = [:]
+    /// Ladder rungs whose media playlist failed to load, and the session time until which ABR leaves
+    /// them out (``MediaPlayer/variantExclusionSeconds``).
+    var excludedVariants: [Int: Double] = [:]
     /// A switch waiting for its rung's playlist.
     var pendingSwitch: Int?
     /// Recent segment transfers, for the bandwidth estimate (most recent last).

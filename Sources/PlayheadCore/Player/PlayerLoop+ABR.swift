@@ -57,15 +57,23 @@ extension MediaPlayer {
         }
     }
 
+    /// Seconds a rung whose media playlist failed to load is left out of ABR decisions: 60 (ExoPlayer's
+    /// track exclusion).
+    static let variantExclusionSeconds = 60.0
+
     /// Asks the controller for the next segment's rendition; returns the ladder index to switch to,
-    /// or nil to stay.
+    /// or nil to stay. A rung left out after a failed load gives way to the highest usable one below it
+    /// (or to staying).
     func decideVariant(now: Double) -> Int? {
         guard adaptive, var controller = abr else { return nil }
         let decision = controller.select(abrContext(now: now))
         abr = controller
         state.framesAtLastDecision = (report.framesPresented["video", default: 0], report.framesDropped)
         state.lastDecisionReason = decision.reason
-        return decision.index == state.ladderIndex ? nil : decision.index
+        state.excludedVariants = state.excludedVariants.filter { $0.value > now }
+        var index = decision.index
+        while index >= 0, index != state.ladderIndex, state.excludedVariants[index] != nil { index -= 1 }
+        return index < 0 || index == state.ladderIndex ? nil : index
     }
 
     /// Switches to ladder rung `index` whose media playlist is `playlist` (loaded from `url`).

@@ -257,10 +257,14 @@ extension MediaPlayer {
             record(transfer)
             if case let .media(playlist)? = try? parse(transfer) {
                 switchVariant(to: index, playlist: playlist, url: transfer.effectiveURL, now: now)
+            } else {
+                state.excludedVariants[index] = now + Self.variantExclusionSeconds
             }
-        case let (.variantPlaylist, .failure(error)):
-            // Stay on the current rung; the next decision may try again.
+        case let (.variantPlaylist(index), .failure(error)):
+            // Stay on the current rung, and leave the failing one out of the decisions for a while (it was
+            // asked for again at once, at the same instant, until the session gave up).
             state.pendingSwitch = nil
+            state.excludedVariants[index] = now + Self.variantExclusionSeconds
             let notification = notification(for: error, now: now)
             bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification.metadata, playerTime: now)))
         }
