@@ -42,3 +42,18 @@ import Testing
         #expect(run.report.finalStatus == .completed)
     }
 }
+
+/// A start position holds back the frames before it of every kind, whatever order the container hands
+/// them out in (fMP4 gives a segment's audio after its video).
+@Suite struct StartPositionTests {
+    @Test(arguments: ["ts", "fmp4"])
+    func noAudioFromBeforeTheStartPosition(_ container: String) async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(server.url("/\(container)/v1/index.m3u8"), configure: { $0.startSeconds = 10 })
+        #expect(run.report.framesPresented["video"] == 600)
+        // 20 s of 48 kHz AAC in frames of 1024 samples: 937.5, so 938 at most (985 came on fMP4: 0.96 s too early).
+        let audio = run.report.framesPresented["audio", default: 0]
+        #expect((936...938).contains(audio), "\(audio) audio frames for 20 s")
+    }
+}

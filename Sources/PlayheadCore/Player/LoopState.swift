@@ -43,6 +43,9 @@ struct LoopState {
     var stall: (start: Double, position: Double)?
     /// Frames before this content time are decoded but not presented (seek, start position).
     var skipBefore: Double?
+    /// The same threshold for the other kind (audio under video): kept until a frame of that kind at or
+    /// after it comes, since a container may hand a segment's audio out after its video (fMP4).
+    var skipOthersBefore: Double?
     /// Index in the report's seeks of the seek waiting for its first frame.
     var pendingSeek: Int?
     /// A scheduled pause ends at this session time.

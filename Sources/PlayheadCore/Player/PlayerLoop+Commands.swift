@@ -156,6 +156,7 @@ extension MediaPlayer {
             target = adStart
         }
         state.skipBefore = target
+        state.skipOthersBefore = target
         state.anchorPosition = target
         state.playedFrom = target
         state.anchorTime = now

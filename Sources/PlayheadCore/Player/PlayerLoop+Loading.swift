@@ -77,7 +77,10 @@ extension MediaPlayer {
             state.nextSequence = start.mediaSequence
             state.anchorPosition = start.seconds
             state.playedFrom = start.seconds
-            if start.seconds > 0 { state.skipBefore = start.seconds }
+            if start.seconds > 0 {
+                state.skipBefore = start.seconds
+                state.skipOthersBefore = start.seconds
+            }
             setStatus(.ready, now: driver.now)
             if configuration.autoplay { startPlaying(now: driver.now) }
         } catch {

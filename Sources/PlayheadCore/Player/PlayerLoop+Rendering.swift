@@ -103,6 +103,10 @@ extension MediaPlayer {
     }
 
     private func queue(_ frame: PendingFrame, now: Double) {
+        if frame.kind != masterKind, let skip = state.skipOthersBefore {
+            if frame.timelineSeconds < skip - 1e-6 { return }
+            state.skipOthersBefore = nil
+        }
         if let skip = state.skipBefore {
             // The first frame presented is the one with the smallest time at or after the target
             // (a microsecond of slack absorbs floating-point noise in the timestamp mapping).
