@@ -89,7 +89,8 @@ enum PlaySummary {
         var lines = ["\(r.url) (\(r.clock) clock, \(r.mode))"]
         lines.append("  status: " + r.statuses.map(\.status.rawValue).joined(separator: " → "))
         lines.append(String(format: "  session %.2f s, position %.2f s, %d segments, %d bytes", r.sessionSeconds, r.positionSeconds, r.segmentsDownloaded, r.bytesDownloaded))
-        lines.append("  frames presented: " + r.framesPresented.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ", dropped \(r.framesDropped)")
+        let presented = r.framesPresented.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        lines.append("  frames presented: " + (presented.isEmpty ? "none" : presented) + ", dropped \(r.framesDropped)")
         lines.append(String(format: "  rebuffers: %d, %.3f s in all; seeks: %d", r.rebuffers.count, r.totalRebufferSeconds, r.seeks.count))
         if let info = r.playbackInformation {
             lines.append(String(format: "  time to first frame %.3f s, observed bitrate %.0f bit/s", info.timeToFirstFrameSeconds ?? 0, info.observedBitrate ?? 0))

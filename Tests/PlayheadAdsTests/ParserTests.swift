@@ -15,6 +15,7 @@ struct ParserTests {
             } catch {
                 #expect(error.code == "malformedXML", "\(input.debugDescription): \(error)")
                 #expect(error.description.contains("line"))
+                #expect(error.line >= 1, "positions are 1-based: \(input.debugDescription): \(error)")
             }
         }
         #expect(throws: VASTError.self) { try VASTParser.parse(Array("<VAST>\n\n<Ad>".utf8)) }

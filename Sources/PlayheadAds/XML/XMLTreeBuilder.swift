@@ -26,12 +26,13 @@ public enum XMLTreeBuilder {
         if !ok || delegate.failure != nil {
             let failure = delegate.failure
             let message = failure?.message ?? parser.parserError.map { Self.describe($0) } ?? "unknown XML error"
-            throw .malformedXML(message: message, line: failure?.line ?? parser.lineNumber,
-                                column: failure?.column ?? parser.columnNumber)
+            // Positions are 1-based; an empty input leaves the parser at 0.
+            throw .malformedXML(message: message, line: max(1, failure?.line ?? parser.lineNumber),
+                                column: max(1, failure?.column ?? parser.columnNumber))
         }
         guard let root = delegate.root else {
-            throw .malformedXML(message: "the document holds no element", line: parser.lineNumber,
-                                column: parser.columnNumber)
+            throw .malformedXML(message: "the document holds no element", line: max(1, parser.lineNumber),
+                                column: max(1, parser.columnNumber))
         }
         return root
     }
