@@ -102,6 +102,9 @@ enum PlaySummary {
         if let renditions = r.renditionsNotPlayed {
             lines.append("  not played (alternate renditions are not fetched): " + renditions.joined(separator: "; "))
         }
+        for notification in r.notifications where notification.code == .seekError {
+            lines.append("  seek: " + (notification.metadata["DESCRIPTION"] ?? notification.code.name))
+        }
         if let error = r.error { lines.append("  error: \(error)") }
         return lines.joined(separator: "\n") + "\n"
     }

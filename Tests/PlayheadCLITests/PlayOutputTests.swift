@@ -97,6 +97,22 @@ import Testing
         #expect(lines.last?.contains("stopped") == true || lines.contains { $0.contains("\"stopped\"") }, "the stop is in the events")
     }
 
+    /// Live (simulated: the window grows on the virtual clock): a start position outside the window is
+    /// said, as SEEK_ERROR and on the summary, not silently replaced by the live start point.
+    @Test func aLiveStartPositionOutsideTheWindowIsNamed() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let path = NSTemporaryDirectory() + "playhead-live-start-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = await CLI.run(CLI.playhead, ["play", server.url("/ts/master.m3u8"), "--simulate-live", "--start", "20",
+                                                   "--mode", "demux", "--report", path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("the start position 20 s is outside the live window"), "\(outcome.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        let notifications = try #require(report["notifications"] as? [[String: Any]])
+        #expect(notifications.contains { $0["name"] as? String == "SEEK_ERROR" })
+    }
+
     @Test func outputsThatWouldShareStandardOutputAreRefused() async {
         let both = await CLI.run(CLI.playhead, ["play", "http://127.0.0.1:9/x.m3u8", "--events", "-", "--framemd5", "-"])
         #expect(both.status == 2)

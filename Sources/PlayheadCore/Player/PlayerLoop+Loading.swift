@@ -71,6 +71,14 @@ extension MediaPlayer {
                 // A VOD start position outside the item is a mistake to report, not to play past.
                 let end = tracker.segments.last?.endSeconds ?? 0
                 throw PlayheadError.unexpectedPlaylist(url: mediaURL, detail: String(format: "the start position %g s is outside the item (0 to %g s)", requested, end))
+            } else if let requested = configuration.startSeconds, let first = tracker.segments.first {
+                // Live, and the position is not in the window (not yet produced, or gone): start at the
+                // window's start or at the live start point, and say so rather than ignore the request.
+                start = requested < first.startSeconds ? (first.startSeconds, first.mediaSequence) : tracker.startPosition()
+                let window = tracker.seekableRange()
+                let description = String(format: "the start position %g s is outside the live window (%g to %g s); starting at %g s",
+                                         requested, window.lowerBound, window.upperBound, start.seconds)
+                notify(.seekError, metadata: [NotificationMetadataKey.description.rawValue: description], now: driver.now)
             } else {
                 start = tracker.startPosition()
             }
