@@ -66,6 +66,11 @@ import Testing
         // The pre-roll's first frame opens the session; the post-roll's last frame ends it.
         #expect(result.boundaries[0].actualBreakTimelineSeconds == 0 && result.boundaries[0].lastContentBefore == nil)
         #expect(result.boundaries[2].firstContentAfter == nil)
+        // The post-roll's last frames are recorded though nothing follows them (they were left out).
+        let postRoll = try #require(result.report.adBoundaries.last)
+        let lastAd = try #require(postRoll.lastAd)
+        #expect(abs(lastAd.timelineSeconds + lastAd.durationSeconds - 60) < 1e-6, "the last ad frame ends the 60 s timeline")
+        #expect(postRoll.lastAdAudio != nil)
         #expect(result.report.framesPresented["video"] == 900 + 3 * 300)
         #expect(result.report.finalStatus == .completed)
     }

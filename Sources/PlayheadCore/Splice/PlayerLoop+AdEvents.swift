@@ -45,6 +45,12 @@ extension MediaPlayer {
     /// Playback ends (completed or stopped) inside an ad: the ad and its break end there.
     func closeAdAtEnd() {
         guard let last = state.lastPresented[masterKind], case let .ad(breakId, adIndex) = last.source else { return }
+        // A post-roll (or a stop inside an ad) has no content frame after it: its last ad frames are the last
+        // presented, recorded here (they were recorded only on the way back to content).
+        recordBoundary(breakId, \.lastAd, last.stamp)
+        for (kind, presented) in state.lastPresented where kind != masterKind && presented.source.breakId == breakId {
+            recordBoundary(breakId, \.lastAdAudio, presented.stamp)
+        }
         leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: last.stamp, completed: true)
         leaveBreak(breakId)
         state.lastPresented = [:]
