@@ -113,6 +113,24 @@ import Testing
         #expect(notifications.contains { $0["name"] as? String == "SEEK_ERROR" })
     }
 
+    /// A seek back into a break whose ad already started loading loads the ad's first segment again; the
+    /// boundary still lists that ad's playlist once.
+    @Test func aBreakListsEachAdPlaylistOnceAfterASeek() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let path = NSTemporaryDirectory() + "playhead-ad-urls-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = await CLI.run(CLI.playhead, ["play", server.url("/cues/ts/master.m3u8"), "--ad-map", CLI.streams + "/cues/admap.json",
+                                                   "--seek", "20:28", "--mode", "demux", "--report", path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        let boundaries = try #require(report["adBoundaries"] as? [[String: Any]])
+        #expect(boundaries.count == 2)
+        for boundary in boundaries {
+            #expect((boundary["adMediaURLs"] as? [String])?.count == 1, "\(boundary["breakId"] ?? "?"): \(boundary["adMediaURLs"] ?? "nil")")
+        }
+    }
+
     @Test func outputsThatWouldShareStandardOutputAreRefused() async {
         let both = await CLI.run(CLI.playhead, ["play", "http://127.0.0.1:9/x.m3u8", "--events", "-", "--framemd5", "-"])
         #expect(both.status == 2)

@@ -74,6 +74,8 @@ struct LoopState {
     /// Ladder rungs whose media playlist failed to load, and the session time until which ABR leaves
     /// them out (``MediaPlayer/variantExclusionSeconds``).
     var excludedVariants: [Int: Double] = [:]
+    /// The ads (`breakId#adIndex`) whose media playlist the boundary records already list.
+    var adPlaylistsRecorded: Set<String> = []
     /// A switch waiting for its rung's playlist.
     var pendingSwitch: Int?
     /// Recent segment transfers, for the bandwidth estimate (most recent last).

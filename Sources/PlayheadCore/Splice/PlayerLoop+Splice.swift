@@ -100,7 +100,9 @@ extension MediaPlayer {
         let budgetEnd: Double? = adBreak.replacedContentSeconds > 0 ? cursor.breakTimelineStart + adBreak.replacedContentSeconds : nil
         let placement = Placement(source: .ad(breakId: cursor.breakId, adIndex: cursor.adIndex), offset: cursor.adTimelineStart,
                                   clipStart: nil, clipEnd: budgetEnd.map { $0 - cursor.adTimelineStart })
-        if cursor.mediaSequence == asset.firstSequence, let index = state.boundaryIndex[cursor.breakId] {
+        // Once per ad: a seek back into the break loads its first segment again.
+        if cursor.mediaSequence == asset.firstSequence, let index = state.boundaryIndex[cursor.breakId],
+           state.adPlaylistsRecorded.insert("\(cursor.breakId)#\(cursor.adIndex)").inserted {
             report.adBoundaries[index].adMediaURLs.append(asset.mediaURL)
         }
         let span = bufferSegment(transfer, tracked: tracked, placement: placement, now: now)
