@@ -144,7 +144,7 @@ public final class RenditionDecoder {
             }
         }
         demuxer.releaseInput()
-        return DemuxedSegment(demuxer: demuxer, packets: packets, damage: damage, discontinuity: discontinuity)
+        return DemuxedSegment(demuxer: demuxer, packets: Self.interleaved(packets), damage: damage, discontinuity: discontinuity)
     }
 
     /// Decodes one packet of `segment` (skipped unless its stream is decoded in this mode) and hands
@@ -226,6 +226,46 @@ public final class RenditionDecoder {
             decoders[kind] = nil
         }
         if let current, !damage.isEmpty { current.damage += damage }
+    }
+
+    /// The packets in decode-time order across streams, each stream's own order kept. libavformat's MP4
+    /// demuxer hands an fMP4 fragment's samples out track by track within about a second, so a segment's
+    /// audio came up to a second after the video of the same time: decoded that late, it was presented
+    /// late, and a seek dropped the audio of the second before it. A packet without a timestamp keeps its
+    /// stream's last one; ties keep the demuxer's order.
+    static func interleaved(_ packets: [Packet]) -> [Packet] {
+        guard Set(packets.map(\.streamIndex)).count > 1 else { return packets }
+        var keys: [Double] = []
+        keys.reserveCapacity(packets.count)
+        var last: [Int: Double] = [:]
+        for packet in packets {
+            let stamp = (packet.dts ?? packet.pts).map { Double($0) * packet.timeBase.doubleValue }
+            let key = stamp ?? last[packet.streamIndex] ?? -.infinity
+            last[packet.streamIndex] = key
+            keys.append(key)
+        }
+        // Merge the streams' queues (each already in its own order) by key, ties to the earlier packet.
+        var queues: [Int: [Int]] = [:]
+        for index in packets.indices { queues[packets[index].streamIndex, default: []].append(index) }
+        var heads = queues.mapValues { _ in 0 }
+        var order: [Int] = []
+        order.reserveCapacity(packets.count)
+        while order.count < packets.count {
+            var best: Int?
+            for (stream, queue) in queues {
+                guard let head = heads[stream], head < queue.count else { continue }
+                let candidate = queue[head]
+                if let current = best {
+                    if keys[candidate] < keys[current] || (keys[candidate] == keys[current] && candidate < current) { best = candidate }
+                } else {
+                    best = candidate
+                }
+            }
+            guard let chosen = best else { break }
+            order.append(chosen)
+            heads[packets[chosen].streamIndex]! += 1
+        }
+        return order.map { packets[$0] }
     }
 
     /// Demux errors in a row after which the rest of a segment is given up.

@@ -56,4 +56,19 @@ import Testing
         let audio = run.report.framesPresented["audio", default: 0]
         #expect((936...938).contains(audio), "\(audio) audio frames for 20 s")
     }
+
+    /// A seek in the middle of a segment: the audio up to it was presented, then the audio from the
+    /// target on. fMP4 gives a fragment's audio up to a second after its video; decoded in that order it
+    /// came late, and the seek dropped the audio of the second before it (658 frames where 703 are due).
+    @Test(arguments: ["ts", "fmp4"])
+    func theAudioBeforeASeekIsPresented(_ container: String) async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(server.url("/\(container)/v1/index.m3u8"),
+                                                   scheduled: [.init(atPositionSeconds: 5, action: .seek(toSeconds: 20))])
+        #expect(run.report.framesPresented["video"] == 150 + 300)
+        // 5 s, then 10 s from 20 s: 15 s of 48 kHz audio in 1024-sample frames, 703 give or take a frame at each end.
+        let audio = run.report.framesPresented["audio", default: 0]
+        #expect((701...706).contains(audio), "\(audio) audio frames for 15 s")
+    }
 }
