@@ -6,8 +6,6 @@ import CFFmpeg
 final class Decoder {
     private var context: UnsafeMutablePointer<AVCodecContext>?
     private let frame: UnsafeMutablePointer<AVFrame>
-    /// The codec this decoder was opened for.
-    let codecID: AVCodecID
     /// Kind of the stream decoded.
     let kind: MediaKind
     /// Index of the stream in the current segment's container.
@@ -20,7 +18,7 @@ final class Decoder {
     /// Opens a decoder for `stream`, copying its codec parameters.
     init(stream: UnsafeMutablePointer<AVStream>, threads: Int) throws(MediaError) {
         let par = stream.pointee.codecpar!
-        codecID = par.pointee.codec_id
+        let codecID = par.pointee.codec_id
         kind = MediaKind(par.pointee.codec_type)
         timeBase = Rational(stream.pointee.time_base)
         streamIndex = Int(stream.pointee.index)

@@ -196,9 +196,14 @@ public final class RenditionDecoder {
     /// Entering it drains and replaces those decoders; a caller that wants their last frames attributed
     /// to the segment before can ``finish(onFrame:)`` and ``reset()`` first.
     public func changesDecoders(_ segment: DemuxedSegment) -> Bool {
-        guard options.mode != .demux else { return false }
-        return decoders.contains { kind, decoder in
-            guard let info = segment.demuxer.streams.first(where: { $0.kind == kind }) else { return false }
+        options.mode != .demux && !unfitKinds(segment).isEmpty
+    }
+
+    /// The kinds whose decoder `segment`'s first stream of that kind does not fit (the stream
+    /// ``chooseStreams(_:damage:)`` picks).
+    private func unfitKinds(_ segment: DemuxedSegment) -> [MediaKind] {
+        MediaKind.allCases.filter { kind in
+            guard let decoder = decoders[kind], let info = segment.demuxer.streams.first(where: { $0.kind == kind }) else { return false }
             return !decoder.accepts(segment.demuxer.stream(at: info.index))
         }
     }
@@ -217,9 +222,8 @@ public final class RenditionDecoder {
     /// Drains and drops each decoder that `segment`'s stream of its kind does not fit.
     private func drainDecoders(unfitFor segment: DemuxedSegment, onFrame: (DecodedFrame) -> Void) {
         var damage: [MediaDamage] = []
-        for kind in MediaKind.allCases {
-            guard let decoder = decoders[kind], let info = segment.demuxer.streams.first(where: { $0.kind == kind }),
-                  !decoder.accepts(segment.demuxer.stream(at: info.index)) else { continue }
+        for kind in unfitKinds(segment) {
+            guard let decoder = decoders[kind] else { continue }
             _ = decoder.decode(nil) { frame in
                 self.emit(frame, decoder: decoder, damage: &damage, onFrame: onFrame)
             }
@@ -234,38 +238,30 @@ public final class RenditionDecoder {
     /// late, and a seek dropped the audio of the second before it. A packet without a timestamp keeps its
     /// stream's last one; ties keep the demuxer's order.
     static func interleaved(_ packets: [Packet]) -> [Packet] {
-        guard Set(packets.map(\.streamIndex)).count > 1 else { return packets }
+        let streams = Set(packets.map(\.streamIndex)).sorted()
+        guard streams.count > 1 else { return packets }
         var keys: [Double] = []
         keys.reserveCapacity(packets.count)
         var last: [Int: Double] = [:]
         for packet in packets {
-            let stamp = (packet.dts ?? packet.pts).map { Double($0) * packet.timeBase.doubleValue }
-            let key = stamp ?? last[packet.streamIndex] ?? -.infinity
+            let key = (packet.dts ?? packet.pts).map { Double($0) * packet.timeBase.doubleValue }
+                ?? last[packet.streamIndex] ?? -.infinity
             last[packet.streamIndex] = key
             keys.append(key)
         }
-        // Merge the streams' queues (each already in its own order) by key, ties to the earlier packet.
-        var queues: [Int: [Int]] = [:]
-        for index in packets.indices { queues[packets[index].streamIndex, default: []].append(index) }
-        var heads = queues.mapValues { _ in 0 }
-        var order: [Int] = []
-        order.reserveCapacity(packets.count)
-        while order.count < packets.count {
-            var best: Int?
-            for (stream, queue) in queues {
-                guard let head = heads[stream], head < queue.count else { continue }
-                let candidate = queue[head]
-                if let current = best {
-                    if keys[candidate] < keys[current] || (keys[candidate] == keys[current] && candidate < current) { best = candidate }
-                } else {
-                    best = candidate
-                }
-            }
-            guard let chosen = best else { break }
-            order.append(chosen)
-            heads[packets[chosen].streamIndex]! += 1
+        // Merge the streams' queues (each in its own order) by key; ties go to the packet demuxed first.
+        let queues = streams.map { stream in packets.indices.filter { packets[$0].streamIndex == stream } }
+        var heads = [Int](repeating: 0, count: queues.count)
+        var merged: [Packet] = []
+        merged.reserveCapacity(packets.count)
+        while let next = queues.indices.filter({ heads[$0] < queues[$0].count }).min(by: { a, b in
+            let x = queues[a][heads[a]], y = queues[b][heads[b]]
+            return (keys[x], x) < (keys[y], y)
+        }) {
+            merged.append(packets[queues[next][heads[next]]])
+            heads[next] += 1
         }
-        return order.map { packets[$0] }
+        return merged
     }
 
     /// Demux errors in a row after which the rest of a segment is given up.
@@ -279,7 +275,7 @@ public final class RenditionDecoder {
         for kind in kinds {
             guard let info = demuxer.streams.first(where: { $0.kind == kind }) else { continue }
             let stream = demuxer.stream(at: info.index)
-            if let existing = decoders[kind], existing.accepts(stream) {
+            if let existing = decoders[kind] {  // ``enter(_:onFrame:)`` dropped those the stream does not fit
                 existing.streamIndex = info.index
                 chosen.insert(info.index)
                 continue
