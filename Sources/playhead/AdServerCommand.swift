@@ -23,7 +23,7 @@ struct AdServerCommand: AsyncParsableCommand {
     @Option(help: "PATH:SECONDS: register a demo VMAP (/vmap) and VAST (/vast) playing this ad.")
     var demoAd: String?
 
-    @Option(help: "Port on 127.0.0.1 (0: any free port).")
+    @Option(parsing: .unconditional, help: "Port on 127.0.0.1 (0: any free port).")
     var port: Int = 8090
 
     @Option(help: "Write the port listened on to this file once serving (useful with --port 0).")

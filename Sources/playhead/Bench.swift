@@ -35,19 +35,19 @@ struct BenchABR: AsyncParsableCommand {
     @Option(help: "Folder for the JSON records and SVG plots.")
     var out: String?
 
-    @Option(help: "Bootstrap resamples for the 95% intervals.")
+    @Option(parsing: .unconditional, help: "Bootstrap resamples for the 95% intervals.")
     var bootstrap: Int = 2000
 
-    @Option(help: "Parallel workers (default: the number of cores).")
+    @Option(parsing: .unconditional, help: "Parallel workers (default: the number of cores).")
     var jobs: Int?
 
-    @Option(help: "Optimum solver bin width in seconds, for trace position and buffer.")
+    @Option(parsing: .unconditional, help: "Optimum solver bin width in seconds, for trace position and buffer.")
     var optimumBin: Double = OfflineOptimum.defaultPositionBinSeconds
 
-    @Option(help: "Chunks played per session (Pensieve's fixed_env: 48; dp.cc: 49).")
+    @Option(parsing: .unconditional, help: "Chunks played per session (Pensieve's fixed_env: 48; dp.cc: 49).")
     var chunks: Int = ChunkSimulationSettings.defaultChunkCount
 
-    @Option(help: "Leading chunks left out of the QoE sums (Pensieve's plot_results: 1; dp.cc: 0).")
+    @Option(parsing: .unconditional, help: "Leading chunks left out of the QoE sums (Pensieve's plot_results: 1; dp.cc: 0).")
     var unscoredChunks: Int = ChunkSimulationSettings.defaultUnscoredLeadingChunks
 
     @Flag(help: "Do not count the round trip as stall time after the first chunk (Pensieve's dp.cc convention).")
@@ -56,7 +56,7 @@ struct BenchABR: AsyncParsableCommand {
     @Flag(help: "Skip the offline optimum (no normalised QoE).")
     var noOptimum = false
 
-    @Option(help: "Folds of the learned row markov-dp (a stochastic DP on a Markov throughput model, fitted on the other folds of the set and scored on the one left out); 1 fits it on the whole set (in sample); 0 leaves the row out.")
+    @Option(parsing: .unconditional, help: "Folds of the learned row markov-dp (a stochastic DP on a Markov throughput model, fitted on the other folds of the set and scored on the one left out); 1 fits it on the whole set (in sample); 0 leaves the row out.")
     var folds: Int = 5
 
     func validate() throws {

@@ -17,7 +17,7 @@ struct BenchAgreement: AsyncParsableCommand {
     @Option(help: "A folder of traces.")
     var traces: String
 
-    @Option(help: "How many traces (the first, by name).")
+    @Option(parsing: .unconditional, help: "How many traces (the first, by name).")
     var count: Int = 5
 
     @Option(help: "Comma-separated policy names (default: all).")

@@ -32,10 +32,10 @@ struct Frames: AsyncParsableCommand {
     @Argument(help: "A multivariant or media playlist: http(s) or file URL, or a file path.")
     var source: String
 
-    @Option(help: "Variant index in a multivariant playlist, as listed (default: the first).")
+    @Option(parsing: .unconditional, help: "Variant index in a multivariant playlist, as listed (default: the first).")
     var variant: Int?
 
-    @Option(help: "Pick the highest variant whose BANDWIDTH is at most this many bits per second.")
+    @Option(parsing: .unconditional, help: "Pick the highest variant whose BANDWIDTH is at most this many bits per second.")
     var bandwidth: Int?
 
     @Option(help: "Streams to decode: video, audio or all.")
@@ -47,7 +47,7 @@ struct Frames: AsyncParsableCommand {
     @Option(help: "Decoding mode: decode, demux (packets only) or keyframes.")
     var mode: DecodeMode = .decode
 
-    @Option(help: "Decoder threads per stream (0: FFmpeg chooses).")
+    @Option(parsing: .unconditional, help: "Decoder threads per stream (0: FFmpeg chooses).")
     var threads: Int = 0
 
     @Flag(help: "Let FFmpeg print its own warnings on standard error.")

@@ -16,7 +16,7 @@ struct Origin: AsyncParsableCommand {
     @Argument(help: "The folder to serve.")
     var root: String
 
-    @Option(help: "Port on 127.0.0.1 (0: any free port).")
+    @Option(parsing: .unconditional, help: "Port on 127.0.0.1 (0: any free port).")
     var port: Int = 8080
 
     @Option(help: "Write the port listened on to this file once serving (useful with --port 0).")

@@ -30,49 +30,49 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Bandwidth trace for the virtual clock (time_s<TAB>Mbit/s per line).")
     var trace: String?
 
-    @Option(help: "Constant link bandwidth for the virtual clock without --trace, Mbit/s.")
+    @Option(parsing: .unconditional, help: "Constant link bandwidth for the virtual clock without --trace, Mbit/s.")
     var bandwidth: Double = 50
 
     @Option(help: "decode, demux or keyframes.")
     var mode: DecodeMode = .decode
 
-    @Option(help: "Play this variant of a multivariant playlist throughout (index as listed; turns ABR off).")
+    @Option(parsing: .unconditional, help: "Play this variant of a multivariant playlist throughout (index as listed; turns ABR off).")
     var variant: Int?
 
-    @Option(name: .customLong("max-bandwidth"), help: "Play the highest variant at most this many bits per second throughout (turns ABR off).")
+    @Option(name: .customLong("max-bandwidth"), parsing: .unconditional, help: "Play the highest variant at most this many bits per second throughout (turns ABR off).")
     var maxBandwidth: Int?
 
     @Option(help: "ABR policy: \(ABRPolicies.names.joined(separator: ", ")).")
     var abr: String = ABRPolicies.defaultName
 
-    @Option(help: "ABR: lowest bitrate allowed, bits per second.")
+    @Option(parsing: .unconditional, help: "ABR: lowest bitrate allowed, bits per second.")
     var minBitrate: Int?
 
-    @Option(help: "ABR: highest bitrate allowed, bits per second.")
+    @Option(parsing: .unconditional, help: "ABR: highest bitrate allowed, bits per second.")
     var maxBitrate: Int?
 
-    @Option(help: "ABR: bitrate of the first segment (the variant closest to it, at or below), bits per second.")
+    @Option(parsing: .unconditional, help: "ABR: bitrate of the first segment (the variant closest to it, at or below), bits per second.")
     var initialBitrate: Int?
 
-    @Option(help: "ABR: preferred peak bitrate (Brightcove), bits per second; 0 = automatic.")
+    @Option(parsing: .unconditional, help: "ABR: preferred peak bitrate (Brightcove), bits per second; 0 = automatic.")
     var peakBitrate: Int = 0
 
-    @Option(help: "ABR: lock to this rung of the ladder (0 = lowest bandwidth).")
+    @Option(parsing: .unconditional, help: "ABR: lock to this rung of the ladder (0 = lowest bandwidth; a rung past the top locks the top).")
     var lockRung: Int?
 
-    @Option(help: "Stop after this many seconds of session time.")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds of session time.")
     var duration: Double?
 
-    @Option(help: "Start position, seconds.")
+    @Option(parsing: .unconditional, help: "Start position, seconds.")
     var start: Double?
 
-    @Option(parsing: .singleValue, help: "AT:TO — when the playhead reaches AT seconds by playing, seek to TO (repeatable; an AT that the start position or a seek jumps over waits until the playhead plays through it).")
+    @Option(parsing: .unconditionalSingleValue, help: "AT:TO — when the playhead reaches AT seconds by playing, seek to TO (repeatable; an AT that the start position or a seek jumps over waits until the playhead plays through it).")
     var seek: [String] = []
 
-    @Option(parsing: .singleValue, help: "AT:FOR — when the playhead reaches AT seconds by playing, pause for FOR seconds (repeatable; as for --seek).")
+    @Option(parsing: .unconditionalSingleValue, help: "AT:FOR — when the playhead reaches AT seconds by playing, pause for FOR seconds (repeatable; as for --seek).")
     var pause: [String] = []
 
-    @Option(help: "Playback rate, 0.01 to 100 (≤ 0 means 1.0).")
+    @Option(parsing: .unconditional, help: "Playback rate, 0.01 to 100 (≤ 0 means 1.0).")
     var rate: Double = 1.0
 
     @Option(help: "Write events as NDJSON (one a line) to FILE, or - for standard output.")
@@ -120,6 +120,12 @@ struct Play: AsyncParsableCommand {
     func validate() throws {
         if trace != nil, clock == .real { throw ValidationError("--trace needs --clock virtual") }
         if variant != nil, maxBandwidth != nil { throw ValidationError("give --variant or --max-bandwidth, not both") }
+        if let variant, variant < 0 { throw ValidationError("--variant must be 0 or more, got \(variant)") }
+        if let lockRung, lockRung < 0 { throw ValidationError("--lock-rung must be 0 or more, got \(lockRung)") }
+        for (option, value) in [("--max-bandwidth", maxBandwidth), ("--min-bitrate", minBitrate), ("--max-bitrate", maxBitrate),
+                                ("--initial-bitrate", initialBitrate), ("--peak-bitrate", peakBitrate)] {
+            if let value, value < 0 { throw ValidationError("\(option) must be 0 or more bits per second, got \(value)") }
+        }
         if !(bandwidth > 0 && bandwidth.isFinite) { throw ValidationError("--bandwidth must be a positive number of Mbit/s, got \(bandwidth)") }
         if !rate.isFinite || (rate > 0 && !(PlayerConfiguration.rateRange ~= rate)) {
             throw ValidationError("--rate must be from \(PlayerConfiguration.rateRange.lowerBound) to \(PlayerConfiguration.rateRange.upperBound) (or ≤ 0 for 1.0), got \(rate)")

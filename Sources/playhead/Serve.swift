@@ -16,7 +16,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Address to listen on.")
     var bind = ServerSettings.defaultBindAddress
 
-    @Option(help: "TCP port (0: any free port; the port is printed on standard output).")
+    @Option(parsing: .unconditional, help: "TCP port (0: any free port; the port is printed on standard output).")
     var port = ServerSettings.defaultPort
 
     @Option(help: "Require 'Authorization: Bearer TOKEN' on every request but /healthz.")
@@ -25,7 +25,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("data"), help: "Data directory of the store.")
     var data = ServerSettings.defaultDataDirectory
 
-    @Option(name: .customLong("max-sessions"), help: "Most sessions running at once (429 past it).")
+    @Option(name: .customLong("max-sessions"), parsing: .unconditional, help: "Most sessions running at once (429 past it).")
     var maxSessions = ServerSettings.defaultMaxSessions
 
     @Option(name: .customLong("max-body-bytes"), help: "Largest request body accepted (413 past it).")

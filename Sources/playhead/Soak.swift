@@ -16,10 +16,10 @@ struct Soak: AsyncParsableCommand {
     @Argument(help: "The stream every session plays (http or https URL).")
     var url: String
 
-    @Option(help: "Sessions at once.")
+    @Option(parsing: .unconditional, help: "Sessions at once.")
     var sessions = 10
 
-    @Option(help: "Seconds each session plays.")
+    @Option(parsing: .unconditional, help: "Seconds each session plays.")
     var duration = 60.0
 
     @Option(help: "decode, demux or keyframes.")
@@ -31,13 +31,13 @@ struct Soak: AsyncParsableCommand {
     @Option(help: "The daemon's bearer token.")
     var token: String?
 
-    @Option(help: "Seconds between two summary lines.")
+    @Option(parsing: .unconditional, help: "Seconds between two summary lines.")
     var interval = SoakSettings.defaultSummaryIntervalSeconds
 
-    @Option(name: .customLong("warm-up"), help: "Seconds of warm-up before RSS growth is measured (default: a fifth of --duration, at most 60).")
+    @Option(name: .customLong("warm-up"), parsing: .unconditional, help: "Seconds of warm-up before RSS growth is measured (default: a fifth of --duration, at most 60).")
     var warmUp: Double?
 
-    @Option(name: .customLong("memory-growth-limit"), help: "RSS growth after warm-up that is flagged, percent.")
+    @Option(name: .customLong("memory-growth-limit"), parsing: .unconditional, help: "RSS growth after warm-up that is flagged, percent.")
     var memoryGrowthLimit = SoakSettings.defaultMemoryGrowthLimitPercent
 
     @Option(help: "Also write the report as JSON to FILE.")

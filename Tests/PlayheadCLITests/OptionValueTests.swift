@@ -12,6 +12,12 @@ import Testing
         (["--bandwidth", "nan"], "--bandwidth must be a positive number"),
         (["--duration", "inf"], "--duration must be a positive number"),
         (["--start=-1"], "--start must be 0 or more seconds"),
+        // A negative number after a space is the option's value, not a missing value.
+        (["--start", "-1"], "--start must be 0 or more seconds, got -1.0"),
+        (["--variant", "-1"], "--variant must be 0 or more, got -1"),
+        (["--lock-rung", "-2"], "--lock-rung must be 0 or more, got -2"),
+        (["--peak-bitrate", "-5"], "--peak-bitrate must be 0 or more bits per second, got -5"),
+        (["--seek", "-1:3"], "--seek takes AT:SECONDS with two finite non-negative numbers, got \"-1:3\""),
         (["--report", "/nonexistent-folder/report.json"], "--report /nonexistent-folder/report.json: no folder /nonexistent-folder"),
         (["--report-html", "/tmp"], "--report-html /tmp: is a folder"),
     ])
@@ -22,12 +28,21 @@ import Testing
         #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
     }
 
+    /// `--rate` at or below 0 means 1.0 (the PSDK's rule), also when written `--rate -1`: the session
+    /// starts and fails on the fetch (exit 1), it is not refused as a usage error.
+    @Test func aNegativeRateIsAValue() async {
+        let outcome = await CLI.run(CLI.playhead, ["play", "http://127.0.0.1:9/none.m3u8", "--rate", "-1"])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("Missing value"), "\(outcome.stderr)")
+    }
+
     @Test(arguments: [
         (["--duration", "inf"], "--duration is inf: it must be above 0 to 1000000000 seconds"),
         (["--duration", "nan"], "--duration is nan"),
         (["--interval", "nan"], "--interval is nan"),
         (["--warm-up", "nan"], "--warm-up is nan"),
         (["--memory-growth-limit", "nan"], "--memory-growth-limit is nan"),
+        (["--duration", "-5"], "--duration is -5"),
         (["--report", "/nonexistent-folder/soak.json"], "--report /nonexistent-folder/soak.json: no folder /nonexistent-folder"),
     ])
     func soakRefuses(_ options: [String], _ message: String) async {
