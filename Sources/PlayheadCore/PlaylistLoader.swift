@@ -22,12 +22,14 @@ public struct PlaylistLoader: Sendable {
     public init(client: HTTPClient) { self.client = client }
 
     /// Fetches `url` and parses it.
+    /// - Parameter imported: the variables of the multivariant playlist that named `url`, for its
+    ///   EXT-X-DEFINE `IMPORT`s (none for a playlist loaded directly); `QUERYPARAM`s read `url`'s query.
     /// - Throws: `PlayheadError.network` (naming URL and status) or `.playlist` (naming line and column).
-    public func load(_ url: String) async throws(PlayheadError) -> LoadedPlaylist {
+    public func load(_ url: String, imported: [String: String] = [:]) async throws(PlayheadError) -> LoadedPlaylist {
         let response: HTTPResponse
         do { response = try await client.get(url) } catch { throw .network(error) }
         do {
-            let parsed = try Playlist.parse(data: response.body)
+            let parsed = try Playlist.parse(data: response.body, sources: VariableSources(playlistURL: url, imported: imported))
             return LoadedPlaylist(url: url, effectiveURL: response.effectiveURL, parsed: parsed, timings: response.timings)
         } catch {
             throw .playlist(url: url, error)
@@ -45,7 +47,7 @@ public struct PlaylistLoader: Sendable {
         case let .multivariant(multivariant):
             let index = try choice.pick(from: multivariant.variants, url: url)
             let variantURL = try ResourceURL.resolve(multivariant.variants[index].uri, against: first.effectiveURL)
-            let second = try await load(variantURL)
+            let second = try await load(variantURL, imported: multivariant.variableValues)
             guard case let .media(media) = second.parsed.playlist else {
                 throw .unexpectedPlaylist(url: variantURL, detail: "variant \(index) is a multivariant playlist, expected a media playlist")
             }

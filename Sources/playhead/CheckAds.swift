@@ -34,6 +34,9 @@ struct CheckAds: AsyncParsableCommand {
     @Option(help: "Signalling mode: default, manifestCues or serverMap.")
     var signalingMode: String = "default"
 
+    @Option(parsing: .unconditional, help: "Constant link bandwidth of the virtual clock, Mbit/s (ABR picks the renditions from it).")
+    var bandwidth: Double = 50
+
     @Flag(help: "Print the verdicts and the boundary records as JSON.")
     var json = false
 
@@ -41,6 +44,10 @@ struct CheckAds: AsyncParsableCommand {
         MediaLog.level = .quiet
         guard let mode = AdSignalingMode(rawValue: signalingMode) else {
             printError("unknown --signaling-mode \"\(signalingMode)\"; one of \(AdSignalingMode.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ExitCode(2)
+        }
+        guard bandwidth > 0, bandwidth.isFinite else {
+            printError("--bandwidth must be a positive number of Mbit/s, got \(bandwidth)")
             throw ExitCode(2)
         }
         let map: AdMap
@@ -54,7 +61,8 @@ struct CheckAds: AsyncParsableCommand {
         defer { client.shutdown() }
         let result: AdBoundaryChecker.Result
         do {
-            result = try await AdBoundaryChecker(client: client).check(url: ResourceURL.fromArgument(source), adMap: map, live: live, mode: mode)
+            result = try await AdBoundaryChecker(client: client).check(url: ResourceURL.fromArgument(source), adMap: map, live: live, mode: mode,
+                                                                    megabitsPerSecond: bandwidth)
         } catch {
             printError("check-ads: \(error)")
             throw ExitCode(1)

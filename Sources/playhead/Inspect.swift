@@ -30,7 +30,9 @@ struct InspectPlaylist: AsyncParsableCommand {
     func run() async throws {
         let (url, body) = try await fetchSource(source)
         do {
-            let parsed = try Playlist.parse(data: body)
+            // A URL's query is known (QUERYPARAM); a file's is not, nor the multivariant playlist (IMPORT).
+            let isHTTP = url.hasPrefix("http://") || url.hasPrefix("https://")
+            let parsed = try Playlist.parse(data: body, sources: isHTTP ? VariableSources(playlistURL: url) : VariableSources())
             if json {
                 print(String(decoding: PlaylistReport(parsed).jsonBytes(), as: UTF8.self))
             } else {

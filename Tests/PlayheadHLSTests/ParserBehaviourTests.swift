@@ -36,9 +36,67 @@ private func media(_ text: String) throws -> (MediaPlaylist, [PlaylistWarning]) 
         #EXT-X-TARGETDURATION:10
         #EXTINF:10,
         a.ts?t={$token}&s={$session}
-        """, variables: ["token": "abc", "session": "42"])
+        """, sources: VariableSources(imported: ["token": "abc"], queryParameters: ["session": "42"]))
         #expect(parsed.playlist.media?.segments.first?.uri == "a.ts?t=abc&s=42")
         #expect(parsed.warnings.isEmpty)
+    }
+
+    /// IMPORT reads only the multivariant playlist's variables and QUERYPARAM only the URL's query:
+    /// the same name in the other source does not stand in for it.
+    @Test func eachDefinitionReadsItsOwnSource() throws {
+        let text = """
+        #EXTM3U
+        #EXT-X-VERSION:8
+        #EXT-X-DEFINE:QUERYPARAM="token"
+        #EXT-X-TARGETDURATION:10
+        #EXTINF:10,
+        a.ts?t={$token}
+        """
+        let parsed = try Playlist.parse(text, sources: VariableSources(playlistURL: "http://h/p/index.m3u8?x=1&token=a%2Fb%20c#frag",
+                                                                       imported: ["token": "wrong"]))
+        #expect(parsed.playlist.media?.segments.first?.uri == "a.ts?t=a/b c")
+        #expect(throws: PlaylistParseError.undefinedVariable(line: 3, column: 15, name: "token",
+                                                             detail: "QUERYPARAM=\"token\": the playlist's URL has no query parameter token")) {
+            try Playlist.parse(text, sources: VariableSources(playlistURL: "http://h/p/index.m3u8?tok=1", imported: ["token": "wrong"]))
+        }
+    }
+
+    /// A known source that lacks the name fails the parse (RFC 8216bis 4.4.2.3), naming the line; an
+    /// unknown source (a playlist read on its own) keeps the reference and warns.
+    @Test func aMissingImportIsAnErrorOnlyWhenTheSourceIsKnown() throws {
+        let text = """
+        #EXTM3U
+        #EXT-X-VERSION:8
+        #EXT-X-TARGETDURATION:10
+        #EXT-X-DEFINE:IMPORT="host"
+        #EXTINF:10,
+        http://{$host}/a.ts
+        """
+        do {
+            _ = try Playlist.parse(text, sources: VariableSources(imported: ["other": "x"]))
+            Issue.record("a missing import parsed")
+        } catch {
+            #expect(error.line == 4)
+            #expect(error.code == "undefined-variable")
+            #expect(error.description.contains("IMPORT=\"host\": the multivariant playlist defines no variable host"), "\(error.description)")
+        }
+        let lenient = try Playlist.parse(text)
+        #expect(lenient.playlist.media?.segments.first?.uri == "http://{$host}/a.ts")
+        #expect(lenient.warnings.contains { $0.code == "undefined-variable" && $0.line == 4 })
+    }
+
+    @Test func aMultivariantPlaylistsVariablesAreWhatItsMediaPlaylistsImport() throws {
+        let parsed = try Playlist.parse("""
+        #EXTM3U
+        #EXT-X-VERSION:8
+        #EXT-X-DEFINE:NAME="seg",VALUE="part"
+        #EXT-X-DEFINE:QUERYPARAM="token"
+        #EXT-X-STREAM-INF:BANDWIDTH=100000
+        media.m3u8?token={$token}
+        """, sources: VariableSources(playlistURL: "http://h/master.m3u8?token=t1"))
+        guard case let .multivariant(multivariant) = parsed.playlist else { Issue.record("not multivariant"); return }
+        #expect(multivariant.variableValues == ["seg": "part", "token": "t1"])
+        #expect(multivariant.variants.first?.uri == "media.m3u8?token=t1")
     }
 
     @Test func byteRangesAreResolved() throws {

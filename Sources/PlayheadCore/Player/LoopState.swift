@@ -76,6 +76,9 @@ struct LoopState {
     var excludedVariants: [Int: Double] = [:]
     /// The ads (`breakId#adIndex`) whose media playlist the boundary records already list.
     var adPlaylistsRecorded: Set<String> = []
+    /// The multivariant playlist's variables, which its media playlists may `IMPORT` (none before one
+    /// is loaded: a media playlist loaded directly cannot import).
+    var importedVariables: [String: String] = [:]
     /// A switch waiting for its rung's playlist.
     var pendingSwitch: Int?
     /// Recent segment transfers, for the bandwidth estimate (most recent last).

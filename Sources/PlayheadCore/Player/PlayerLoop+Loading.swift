@@ -19,6 +19,7 @@ extension MediaPlayer {
                 media = playlist
             case let .multivariant(multivariant):
                 noteRenditionsNotPlayed(multivariant)
+                state.importedVariables = multivariant.variableValues
                 let url: String
                 if abr != nil, multivariant.variants.count > 1 {
                     let sorted = multivariant.variants.sorted { $0.bandwidth < $1.bandwidth }
@@ -52,7 +53,7 @@ extension MediaPlayer {
             state.mediaURL = mediaURL
             if configuration.ads != nil {
                 // What the ad checks compare ads with: the item's playlists.
-                let top = (try? Playlist.parse(data: first.body).playlist) ?? .media(media)
+                let top = (try? Playlist.parse(data: first.body, sources: VariableSources(playlistURL: first.url)).playlist) ?? .media(media)
                 state.contentProfile = HLSStreamProfile(playlist: top, mediaPlaylists: [media], url: first.effectiveURL)
             }
             let tracker = state.tracker ?? LivePlaylistTracker(first: media, loadedAt: driver.now)
@@ -109,7 +110,8 @@ extension MediaPlayer {
 
     private func parse(_ transfer: NetworkTransfer) throws(PlayheadError) -> Playlist {
         do {
-            let parsed = try Playlist.parse(data: transfer.body)
+            let parsed = try Playlist.parse(data: transfer.body,
+                                            sources: VariableSources(playlistURL: transfer.url, imported: state.importedVariables))
             for warning in parsed.warnings {
                 bus.post(.custom(name: "playlistWarning", payload: ["url": transfer.url, "line": String(warning.line), "code": warning.code, "message": warning.message]))
             }

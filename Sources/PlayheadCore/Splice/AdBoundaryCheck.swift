@@ -128,7 +128,8 @@ public struct AdBoundaryChecker: Sendable {
     /// drained at each discontinuity.
     private func referenceFrames(_ mediaURL: String) async throws -> [ReferenceFrame] {
         let response = try await client.get(mediaURL)
-        guard case let .media(playlist) = try Playlist.parse(data: response.body).playlist else {
+        // The multivariant playlist that led here is not at hand: an IMPORT keeps its reference (warned).
+        guard case let .media(playlist) = try Playlist.parse(data: response.body, sources: VariableSources(playlistURL: mediaURL)).playlist else {
             throw PlayheadError.unexpectedPlaylist(url: mediaURL, detail: "not a media playlist")
         }
         var options = RenditionDecoderOptions()

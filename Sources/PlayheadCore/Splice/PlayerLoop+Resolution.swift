@@ -187,7 +187,7 @@ extension MediaPlayer {
             let first = try await network.fetch(adURL, range: nil, at: sessionSeconds)
             bytes += first.body.count
             seconds += first.seconds
-            let parsed = try Playlist.parse(data: first.body).playlist
+            let parsed = try Playlist.parse(data: first.body, sources: VariableSources(playlistURL: adURL, imported: [:])).playlist
             switch parsed {
             case let .media(playlist):
                 return AdPlaylists(top: parsed, topURL: first.effectiveURL, media: playlist, mediaURL: first.effectiveURL,
@@ -201,7 +201,8 @@ extension MediaPlayer {
                 let second = try await network.fetch(url, range: nil, at: sessionSeconds + seconds)
                 bytes += second.body.count
                 seconds += second.seconds
-                guard case let .media(playlist) = try Playlist.parse(data: second.body).playlist else {
+                let sources = VariableSources(playlistURL: url, imported: multivariant.variableValues)
+                guard case let .media(playlist) = try Playlist.parse(data: second.body, sources: sources).playlist else {
                     throw PlayheadError.unexpectedPlaylist(url: url, detail: "ad variant is not a media playlist")
                 }
                 return AdPlaylists(top: parsed, topURL: first.effectiveURL, media: playlist, mediaURL: second.effectiveURL,

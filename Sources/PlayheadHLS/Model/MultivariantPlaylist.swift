@@ -193,4 +193,14 @@ public struct MultivariantPlaylist: Sendable, Equatable, Codable {
         self.dateRanges = dateRanges
         self.trailingTags = trailingTags
     }
+
+    /// The variables this playlist defines that have a value, by name: what its media playlists may
+    /// `IMPORT` (the first definition of a name wins, as in substitution).
+    public var variableValues: [String: String] {
+        var values: [String: String] = [:]
+        for definition in defines where values[definition.name] == nil {
+            if let value = definition.value { values[definition.name] = value }
+        }
+        return values
+    }
 }

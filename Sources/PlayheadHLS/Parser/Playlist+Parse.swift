@@ -3,10 +3,12 @@ extension Playlist {
     ///
     /// - Parameters:
     ///   - text: the whole playlist.
-    ///   - variables: values for EXT-X-DEFINE `IMPORT` and `QUERYPARAM` variables, by name.
+    ///   - sources: where EXT-X-DEFINE `IMPORT` and `QUERYPARAM` take their values (unknown by default:
+    ///     such definitions are kept without a value and warned).
     /// - Returns: the playlist and the warnings found.
-    /// - Throws: ``PlaylistParseError`` with line and column.
-    public static func parse(_ text: String, variables: [String: String] = [:])
+    /// - Throws: ``PlaylistParseError`` with line and column (also for an `IMPORT` or `QUERYPARAM` that a
+    ///   known source lacks).
+    public static func parse(_ text: String, sources: VariableSources = VariableSources())
         throws(PlaylistParseError) -> ParsedPlaylist {
         guard hasHeader(text) else { throw .missingHeader(line: 1, column: 1) }
         var copy = text
@@ -18,7 +20,7 @@ extension Playlist {
         if let (p, line, column) = problem {
             throw p.isNUL ? .binaryData(line: line, column: column) : .invalidUTF8(line: line, column: column)
         }
-        var parser = PlaylistParser(text: text, variables: variables)
+        var parser = PlaylistParser(text: text, sources: sources)
         return try parser.run()
     }
 
@@ -28,9 +30,10 @@ extension Playlist {
     /// rest of the input is looked at.
     /// - Parameters:
     ///   - data: the playlist bytes (a UTF-8 byte-order mark is skipped).
-    ///   - variables: values for EXT-X-DEFINE `IMPORT` and `QUERYPARAM` variables, by name.
+    ///   - sources: where EXT-X-DEFINE `IMPORT` and `QUERYPARAM` take their values (unknown by default:
+    ///     such definitions are kept without a value and warned).
     /// - Throws: ``PlaylistParseError``: missing header, invalid UTF-8, NUL byte, or a syntax error.
-    public static func parse(data: [UInt8], variables: [String: String] = [:])
+    public static func parse(data: [UInt8], sources: VariableSources = VariableSources())
         throws(PlaylistParseError) -> ParsedPlaylist {
         let checked: Result<String, PlaylistParseError> = data.withUnsafeBufferPointer { buf in
             guard InputValidation.headerOffset(in: buf) != nil else {
@@ -44,7 +47,7 @@ extension Playlist {
             return .success(String(decoding: buf, as: UTF8.self))
         }
         let text = try checked.get()
-        var parser = PlaylistParser(text: text, variables: variables)
+        var parser = PlaylistParser(text: text, sources: sources)
         return try parser.run()
     }
 

@@ -22,13 +22,16 @@ public enum PlaylistParseError: Error, Sendable, Equatable, CustomStringConverti
     case missingRequiredAttribute(line: Int, column: Int, tag: String, attribute: String)
     /// A number is well formed but too large to compute with exactly (see ``PlaylistLimits``).
     case valueOutOfRange(line: Int, column: Int, tag: String, text: String, limit: String)
+    /// An EXT-X-DEFINE `IMPORT` or `QUERYPARAM` whose source is known but lacks the name.
+    case undefinedVariable(line: Int, column: Int, name: String, detail: String)
 
     /// 1-based line number.
     public var line: Int {
         switch self {
         case .missingHeader(let l, _), .invalidUTF8(let l, _), .binaryData(let l, _),
              .badAttributeList(let l, _, _, _), .badNumber(let l, _, _, _), .missingSegmentURI(let l, _), .missingVariantURI(let l, _),
-             .mixedPlaylistKinds(let l, _, _), .missingRequiredAttribute(let l, _, _, _), .valueOutOfRange(let l, _, _, _, _):
+             .mixedPlaylistKinds(let l, _, _), .missingRequiredAttribute(let l, _, _, _), .valueOutOfRange(let l, _, _, _, _),
+             .undefinedVariable(let l, _, _, _):
             l
         }
     }
@@ -38,7 +41,8 @@ public enum PlaylistParseError: Error, Sendable, Equatable, CustomStringConverti
         switch self {
         case .missingHeader(_, let c), .invalidUTF8(_, let c), .binaryData(_, let c),
              .badAttributeList(_, let c, _, _), .badNumber(_, let c, _, _), .missingSegmentURI(_, let c), .missingVariantURI(_, let c),
-             .mixedPlaylistKinds(_, let c, _), .missingRequiredAttribute(_, let c, _, _), .valueOutOfRange(_, let c, _, _, _):
+             .mixedPlaylistKinds(_, let c, _), .missingRequiredAttribute(_, let c, _, _), .valueOutOfRange(_, let c, _, _, _),
+             .undefinedVariable(_, let c, _, _):
             c
         }
     }
@@ -56,6 +60,7 @@ public enum PlaylistParseError: Error, Sendable, Equatable, CustomStringConverti
         case .mixedPlaylistKinds: "mixed-playlist-kinds"
         case .missingRequiredAttribute: "missing-required-attribute"
         case .valueOutOfRange: "value-out-of-range"
+        case .undefinedVariable: "undefined-variable"
         }
     }
 
@@ -72,6 +77,7 @@ public enum PlaylistParseError: Error, Sendable, Equatable, CustomStringConverti
         case .mixedPlaylistKinds(_, _, let tag): "#\(tag) mixes multivariant and media playlist tags"
         case .missingRequiredAttribute(_, _, let tag, let attribute): "#\(tag) lacks required attribute \(attribute)"
         case .valueOutOfRange(_, _, let tag, let text, let limit): "'\(text.prefix(40))' in #\(tag) is out of range (\(limit))"
+        case .undefinedVariable(_, _, _, let detail): "#EXT-X-DEFINE \(detail)"
         }
     }
 

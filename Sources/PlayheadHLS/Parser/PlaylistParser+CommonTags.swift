@@ -42,9 +42,11 @@ extension PlaylistParser {
             }
             definition = VariableDefinition(name: name, source: .value, value: value)
         } else if let name = list.quotedString("IMPORT") {
-            definition = VariableDefinition(name: name, source: .import, value: importedVariables[name])
+            definition = VariableDefinition(name: name, source: .import,
+                                            value: try supplied(name, by: sources.imported, tag, "IMPORT", "the multivariant playlist defines no variable"))
         } else if let name = list.quotedString("QUERYPARAM") {
-            definition = VariableDefinition(name: name, source: .queryParameter, value: importedVariables[name])
+            definition = VariableDefinition(name: name, source: .queryParameter,
+                                            value: try supplied(name, by: sources.queryParameters, tag, "QUERYPARAM", "the playlist's URL has no query parameter"))
         } else {
             throw .missingRequiredAttribute(line: tag.line, column: tag.valueColumn, tag: "EXT-X-DEFINE",
                                             attribute: "NAME")
@@ -55,9 +57,22 @@ extension PlaylistParser {
         if let value = definition.value {
             variables[definition.name] = value
         } else {
-            warn(tag.line, "undefined-variable", "no value supplied for imported variable \(definition.name)")
+            let source = definition.source == .import ? "no multivariant playlist is known" : "the playlist's URL is not known"
+            warn(tag.line, "undefined-variable", "\(source): variable \(definition.name) has no value")
         }
         defines.append(definition)
+    }
+
+    /// The value `source` gives `name`: nil when the source is unknown (warned by the caller), an
+    /// error when it is known and lacks the name (RFC 8216bis: the client must fail to parse).
+    private func supplied(_ name: String, by source: [String: String]?, _ tag: TagLine, _ attribute: String,
+                          _ missing: String) throws(PlaylistParseError) -> String? {
+        guard let source else { return nil }
+        guard let value = source[name] else {
+            throw .undefinedVariable(line: tag.line, column: tag.valueColumn, name: name,
+                                     detail: "\(attribute)=\"\(name)\": \(missing) \(name)")
+        }
+        return value
     }
 
     mutating func dateRange(_ tag: TagLine) throws(PlaylistParseError) {

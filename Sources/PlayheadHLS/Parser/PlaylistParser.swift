@@ -5,7 +5,7 @@ struct PlaylistParser {
     static let maxWarnings = 1000
 
     let text: String
-    let importedVariables: [String: String]
+    let sources: VariableSources
     var warnings: [PlaylistWarning] = []
     var droppedWarnings = 0
 
@@ -41,9 +41,9 @@ struct PlaylistParser {
     var pendingVariant: (variant: VariantStream, line: Int)?
     var pendingVariantTags: [UnknownTag] = []
 
-    init(text: String, variables: [String: String]) {
+    init(text: String, sources: VariableSources) {
         self.text = text
-        self.importedVariables = variables
+        self.sources = sources
     }
 
     /// What has been read for the segment whose URI has not come yet.
