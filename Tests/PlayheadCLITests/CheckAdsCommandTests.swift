@@ -17,6 +17,21 @@ import Testing
         #expect(boundaries.compactMap { $0["firstAdFrameMatches"] as? Bool } == [true, true])
     }
 
+    /// On a slow link ABR plays a lower rung than at the default 50 Mbit/s; the boundaries are checked
+    /// against that rung and stay exact.
+    @Test func aSlowLinkIsCheckedOnTheRungItPlays() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let outcome = await CLI.run(CLI.playhead, ["check-ads", server.url("/cues/ts/master.m3u8"), "--ad-map", CLI.streams + "/cues/admap.json",
+                                                   "--bandwidth", "0.8", "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+        #expect(json?["allExact"] as? Bool == true)
+        let bad = await CLI.run(CLI.playhead, ["check-ads", server.url("/cues/ts/master.m3u8"), "--ad-map", CLI.streams + "/cues/admap.json",
+                                               "--bandwidth", "0"])
+        #expect(bad.status == 2 && bad.stderr.contains("--bandwidth must be a positive number of Mbit/s, got 0.0"), "\(bad.stderr)")
+    }
+
     @Test func noBreakPlayedIsExitOne() async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }
