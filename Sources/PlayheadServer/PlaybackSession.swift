@@ -38,6 +38,8 @@ final class PlaybackSession: Sendable {
             network = SimulatedNetwork(client: client, link: link)
         }
         var configuration = spec.playerConfiguration
+        // The API sends pause, play, seek and stop: a paused virtual session waits for them, clock stopped.
+        configuration.externallyControlled = true
         var resolver: DefaultAdResolver?
         if spec.ads.enabled, let domain = spec.ads.adTagURL {
             let mode = spec.ads.signalingMode.flatMap(AdSignalingMode.init(rawValue:)) ?? .default

@@ -21,6 +21,8 @@ public final class MediaPlayer: @unchecked Sendable {
 
     private let inboxLock = NSLock()
     private var inbox: [PlayerCommand] = []
+    /// The loop, waiting for a command (``PlayerConfiguration/externallyControlled``).
+    private var commandWaiter: CheckedContinuation<Void, Never>?
     private var snapshot = Snapshot()
 
     // Loop state: touched by the loop task only.
@@ -103,8 +105,28 @@ public final class MediaPlayer: @unchecked Sendable {
 
     /// Queues `command` for the loop.
     public func send(_ command: PlayerCommand) {
-        inboxLock.withLock { inbox.append(command) }
+        let waiter = inboxLock.withLock { () -> CheckedContinuation<Void, Never>? in
+            inbox.append(command)
+            defer { commandWaiter = nil }
+            return commandWaiter
+        }
+        waiter?.resume()
         driver.wake()
+    }
+
+    /// True while the loop waits for a command with its clock stopped (``PlayerConfiguration/externallyControlled``).
+    public var isWaitingForCommand: Bool { inboxLock.withLock { commandWaiter != nil } }
+
+    /// Returns once a command is queued (at once when one is).
+    func commandArrival() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let queued = inboxLock.withLock { () -> Bool in
+                if !inbox.isEmpty { return true }
+                commandWaiter = continuation
+                return false
+            }
+            if queued { continuation.resume() }
+        }
     }
 
     func takeCommands() -> [PlayerCommand] {

@@ -53,6 +53,12 @@ public struct PlayerConfiguration: Sendable {
     public var abr: ABRSettings? = ABRSettings()
     /// Start playing as soon as the player is ready.
     public var autoplay = true
+    /// Commands come from outside while the session runs (the daemon's API). On the virtual clock a
+    /// session then waits for the next command with its clock stopped when nothing but a command can
+    /// move it on: paused without a scheduled resume, or ready without autoplay. (Without it such a
+    /// session ends in error, since nothing could ever resume it, and a paused one would run its clock
+    /// away tick by tick.)
+    public var externallyControlled = false
     /// Playback rate; ≤ 0 means 1.0 (PSDK).
     public var rate = 1.0
     /// The playback rates the front ends accept (beyond them a session would take days or skip every frame).

@@ -30,6 +30,11 @@ extension MediaPlayer {
             if state.finished { break }
             await startTransfers(now: now)
             publishSnapshot(now: now)
+            if waitsForCommand {
+                await commandArrival()
+                lastTime = -1
+                continue
+            }
             let deadline = nextDeadline(now: now, limit: maxSessionSeconds)
             let completed = await driver.wait(until: deadline)
             if completed.isEmpty, deadline == nil, driver.isVirtual, state.transfers.isEmpty {
@@ -39,6 +44,13 @@ extension MediaPlayer {
             for (id, result) in completed { await handle(id, result) }
         }
         return finishReport()
+    }
+
+    /// True when only a command from outside can move the session on and its clock is virtual: paused
+    /// without a scheduled resume, or ready without autoplay (``PlayerConfiguration/externallyControlled``).
+    var waitsForCommand: Bool {
+        guard configuration.externallyControlled, driver.isVirtual, state.resumeAt == nil else { return false }
+        return state.status == .paused || state.status == .ready
     }
 
     /// Loop turns at one virtual time after which the run is ended as stuck.
