@@ -23,6 +23,8 @@ struct VirtualLiveNetwork: PlayerNetwork {
     /// From this session time on, the origin has restarted: it lists only the segments made since,
     /// numbered from 0, under new names (the same files, with `?restart=1`).
     var restartAfter: Double?
+    /// From this session time on, the playlist answers HTTP 500.
+    var failsAfter: Double?
 
     func playlist(at seconds: Double) -> String {
         let available = min(frozenAfter ?? segmentCount, segmentCount, Int((seconds + 1e-9) / 4))
@@ -43,6 +45,9 @@ struct VirtualLiveNetwork: PlayerNetwork {
 
     func fetch(_ url: String, range: ByteRangeRequest?, at sessionSeconds: Double) async throws(PlayheadError) -> NetworkTransfer {
         guard url.hasSuffix("/live.m3u8") else { return try await inner.fetch(url, range: range, at: sessionSeconds) }
+        if let failsAfter, sessionSeconds >= failsAfter {
+            throw .network(.status(url: url, code: 500, bodyPrefix: Array("overloaded".utf8)))
+        }
         let body = Array(playlist(at: sessionSeconds).utf8)
         return NetworkTransfer(url: url, effectiveURL: url, status: 200, body: body, seconds: 0.01, firstByteSeconds: 0.01, bytesOnWire: body.count)
     }
@@ -50,7 +55,7 @@ struct VirtualLiveNetwork: PlayerNetwork {
 
 @Suite struct VirtualLiveTests {
     func play(window: Int, frozenAfter: Int? = nil, startShift: Int = 0, renumber: (after: Double, shift: Int)? = nil,
-              restartAfter: Double? = nil, scheduled: [ScheduledCommand] = []) async throws -> PlayerFixtures.Run {
+              restartAfter: Double? = nil, failsAfter: Double? = nil, scheduled: [ScheduledCommand] = []) async throws -> PlayerFixtures.Run {
         MediaLog.level = .quiet
         let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         defer { server.stop() }
@@ -58,7 +63,7 @@ struct VirtualLiveNetwork: PlayerNetwork {
         defer { client.shutdown() }
         let network = VirtualLiveNetwork(inner: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50)),
                                          segmentBase: server.url("/ts/v0"), window: window, frozenAfter: frozenAfter,
-                                         startShift: startShift, renumber: renumber, restartAfter: restartAfter)
+                                         startShift: startShift, renumber: renumber, restartAfter: restartAfter, failsAfter: failsAfter)
         let player = MediaPlayer(url: "http://origin.invalid/live.m3u8", driver: VirtualTimeDriver(), network: network, scheduled: scheduled)
         let collected = Collected()
         let subscription = player.bus.subscribe { collected.append($0) }
@@ -106,6 +111,22 @@ struct VirtualLiveNetwork: PlayerNetwork {
         #expect(report.framesPresented["video", default: 0] > 0, "what was listed played first")
         let failedAt = try #require(report.statuses.last?.playerTime)
         #expect(failedAt >= 16 + 14 && failedAt < 16 + 14 + 4, "failed at \(failedAt) s")
+    }
+
+    /// Reloads that keep failing are retried half a target duration apart, and once the playlist has
+    /// not changed for 3.5 target durations the session ends naming the failure. They were retried at
+    /// once, every turn, without the clock moving: the session never ended.
+    @Test func aPlaylistThatKeepsFailingIsRetriedAtIntervalsAndEndsTheSessionNamingTheFailure() async throws {
+        let run = try await play(window: 6, failsAfter: 10)
+        let report = run.report
+        #expect(report.finalStatus == .error)
+        let error = try #require(report.error)
+        #expect(error.contains("has not changed") && error.contains("reloads failed: HTTP 500 for http://origin.invalid/live.m3u8"), "\(error)")
+        let failures = run.events.filter { $0.kind.notification?.name == "NETWORK_ERROR" }.map(\.playerTime)
+        #expect(failures.count >= 3 && failures.count <= 12, "\(failures.count) failed reloads")
+        for (previous, next) in zip(failures, failures.dropFirst()) {
+            #expect(next - previous >= 2 - 1e-6, "a retry \(next - previous) s after a failure")
+        }
     }
 
     @Test func fallingBehindTheWindowIsDetectedAndRecovered() async throws {

@@ -79,6 +79,9 @@ struct LoopState {
     /// The multivariant playlist's variables, which its media playlists may `IMPORT` (none before one
     /// is loaded: a media playlist loaded directly cannot import).
     var importedVariables: [String: String] = [:]
+    /// The live playlist's reloads that failed in a row, the last failure, and when the next reload may
+    /// start (half a target duration after a failure, as after a reload that changed nothing).
+    var reloadFailures: (count: Int, last: String, retryAt: Double)?
     /// A switch waiting for its rung's playlist.
     var pendingSwitch: Int?
     /// Recent segment transfers, for the bandwidth estimate (most recent last).

@@ -172,7 +172,7 @@ extension MediaPlayer {
             }
         }
         let reloading = state.transfers.values.contains { if case .playlist = $0 { return true } else { return false } }
-        if !reloading, let due = tracker.nextReloadTime(), now >= due {
+        if !reloading, let due = nextReloadTime(tracker), now >= due {
             let id = nextTransferID()
             state.transfers[id] = .playlist(attempt: 0)
             let network = self.network, url = state.mediaURL
@@ -265,6 +265,7 @@ extension MediaPlayer {
         case let (.playlist, .failure(error)):
             let notification = notification(for: error, now: now)
             bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification.metadata, playerTime: now)))
+            reloadFailed(error, now: now)
         case let (.variantPlaylist(index), .success(transfer)):
             state.pendingSwitch = nil
             record(transfer)
@@ -368,18 +369,36 @@ extension MediaPlayer {
         }
     }
 
+    /// Counts a failed reload and puts the next one half a target duration later (it was retried
+    /// every turn, hundreds of times a second, and on the virtual clock the session never ended).
+    private func reloadFailed(_ error: any Error, now: Double) {
+        let wait = (state.tracker?.targetDurationSeconds ?? 2) / 2
+        state.reloadFailures = ((state.reloadFailures?.count ?? 0) + 1, "\(error)", now + wait)
+    }
+
+    /// When the live playlist may be reloaded next: the tracker's time, and not before the retry time
+    /// after a failed reload.
+    func nextReloadTime(_ tracker: LivePlaylistTracker) -> Double? {
+        guard let due = tracker.nextReloadTime() else { return nil }
+        return max(due, state.reloadFailures?.retryAt ?? due)
+    }
+
     private func playlistArrived(_ transfer: NetworkTransfer, now: Double) async {
         report.playlistReloads += 1
         record(transfer)
         guard var tracker = state.tracker else { return }
         let playlist: MediaPlaylist
         do {
-            guard case let .media(media) = try parse(transfer) else { return }
+            guard case let .media(media) = try parse(transfer) else {
+                throw PlayheadError.unexpectedPlaylist(url: transfer.url, detail: "a reload gave a multivariant playlist")
+            }
             playlist = media
         } catch {
-            notify(.m3u8ParserError, metadata: ["DESCRIPTION": error.description, "URL": transfer.url], now: now)
+            notify(.m3u8ParserError, metadata: ["DESCRIPTION": "\(error)", "URL": transfer.url], now: now)
+            reloadFailed(error, now: now)
             return
         }
+        state.reloadFailures = nil
         let update = tracker.update(with: playlist, loadedAt: now)
         state.tracker = tracker
         bus.post(.playlistLoaded(url: transfer.url, segments: playlist.segments.count, changed: update.changed))

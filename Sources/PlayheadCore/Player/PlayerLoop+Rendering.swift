@@ -231,8 +231,11 @@ extension MediaPlayer {
         guard let tracker = state.tracker, tracker.isStuck(at: now), state.wantsPlay, state.status == .playing,
               !state.clockRunning, state.adCursor == nil else { return }
         let unchanged = now - tracker.lastChangeSeconds
-        let description = String(format: "the live playlist %@ has not changed for %.1f s (%.1f target durations of %.0f s) and playback is waiting for media",
+        var description = String(format: "the live playlist %@ has not changed for %.1f s (%.1f target durations of %.0f s) and playback is waiting for media",
                                  state.mediaURL, unchanged, unchanged / tracker.targetDurationSeconds, tracker.targetDurationSeconds)
+        if let failures = state.reloadFailures {
+            description += "; its last \(failures.count == 1 ? "reload" : "\(failures.count) reloads") failed: \(failures.last)"
+        }
         fail(PlayerNotification.make(.playbackError, metadata: ["URL": state.mediaURL, "DESCRIPTION": description], playerTime: now), now: now)
     }
 

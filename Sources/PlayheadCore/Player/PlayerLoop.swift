@@ -96,7 +96,7 @@ extension MediaPlayer {
             }
             if let index = nextReachableCommand { times.append(state.time(atPosition: scheduled[index].atPositionSeconds)) }
         }
-        if let reload = state.tracker?.nextReloadTime(), !state.transfers.values.contains(where: { if case .playlist = $0 { return true } else { return false } }) {
+        if let tracker = state.tracker, let reload = nextReloadTime(tracker), !state.transfers.values.contains(where: { if case .playlist = $0 { return true } else { return false } }) {
             times.append(reload)
         }
         if let retry = state.segmentRetry { times.append(retry.at) }
