@@ -301,8 +301,13 @@ struct NoBreaksOnSeekSelector: AdPolicySelector {
         let video = run.presented.filter { $0.kind == .video }
         #expect(video.count == 60 + 300 + 300)
         #expect(video.dropFirst(60 + 300).first?.md5 == reference[600])
-        let names = run.events.map(\.kind.name).filter { ["adBreakStarted", "adBreakCompleted", "seekStarted", "seekCompleted"].contains($0) }
-        #expect(names == ["seekStarted", "seekCompleted", "adBreakStarted", "seekStarted", "adBreakCompleted", "seekCompleted"])
+        // The break played to its end: its ad completes (not skipped) and the break ends before the
+        // landing seek starts; its boundary has its last ad frame. (The landing seek used to leave the
+        // finished ad as skipped, firing the skip beacon instead of complete, with no lastAd.)
+        let names = run.events.map(\.kind.name).filter { ["adBreakStarted", "adBreakCompleted", "adCompleted", "adSkipped", "seekStarted", "seekCompleted"].contains($0) }
+        #expect(names == ["seekStarted", "seekCompleted", "adBreakStarted", "adCompleted", "adBreakCompleted", "seekStarted", "seekCompleted"])
+        let lastAd = try #require(run.report.adBoundaries.first?.lastAd)
+        #expect(lastAd.md5 == video[60 + 299].md5)
     }
 }
 

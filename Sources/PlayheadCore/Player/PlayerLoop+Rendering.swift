@@ -248,6 +248,9 @@ extension MediaPlayer {
         let at = driver.isVirtual ? reached : now
         if let landing = state.landingAfterBreak, state.adCursor == nil, state.nextSequence == nil, buffer.isDrained {
             // The break a seek over breaks played is over: on to the next one, or where the seek asked.
+            // Its last ad played to its end, so it completes (lastAd, adCompleted, the complete beacon)
+            // before the seek: the seek leaves no ad behind to skip.
+            closeAdAtEnd()
             if !state.breakQueue.isEmpty {
                 let next = state.breakQueue.removeFirst()
                 seek(to: state.timeline.virtualStart(ofBreak: next), now: at, applyPolicy: false)
