@@ -307,6 +307,12 @@ extension MediaPlayer {
         do {
             let demuxed = try decoder(for: placement.source).demux(transfer.body, discontinuity: tracked.segment.discontinuity)
             onSegmentStreams?(demuxed.streams)
+            // What the demuxer met inside a segment it could still read (corrupt or cut packets):
+            // recorded as `frames` records it (it was dropped, and the lost media went unreported).
+            for item in demuxed.damage {
+                report.damage.append("\(transfer.url): \(item)")
+                notify(.hlsSegmentError, metadata: ["URL": transfer.url, "DESCRIPTION": item.description], now: now)
+            }
             let master: MediaKind = demuxed.streams.contains { $0.kind == .video } ? .video : .audio
             guard let span = demuxed.timeSpan(of: master) else {
                 report.damage.append("\(transfer.url): no timed \(master.rawValue) packets")
