@@ -99,6 +99,12 @@ private func media(_ text: String) throws -> (MediaPlaylist, [PlaylistWarning]) 
         #expect(multivariant.variants.first?.uri == "media.m3u8?token=t1")
     }
 
+    /// A warning about a whole segment names its EXTINF line (it said line 0).
+    @Test func aSegmentAboveTheTargetDurationIsWarnedAtItsEXTINFLine() throws {
+        let parsed = try Playlist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXTINF:6,\nb.ts\n#EXT-X-ENDLIST\n")
+        #expect(parsed.warnings.filter { $0.code == "extinf-exceeds-target-duration" }.map(\.line) == [5])
+    }
+
     @Test func byteRangesAreResolved() throws {
         let (m, _) = try media("""
         #EXTM3U

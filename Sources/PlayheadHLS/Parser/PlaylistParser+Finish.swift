@@ -72,9 +72,9 @@ extension PlaylistParser {
             return
         }
         var reported = 0
-        for s in media.segments where s.duration.rounded() > Double(target) && reported < 10 {
+        for (index, s) in media.segments.enumerated() where s.duration.rounded() > Double(target) && reported < 10 {
             reported += 1
-            warn(0, "extinf-exceeds-target-duration",
+            warn(segmentLines.indices.contains(index) ? segmentLines[index] : 0, "extinf-exceeds-target-duration",
                  "segment \(s.mediaSequence) lasts \(s.duration) s, above the target duration \(target) s")
         }
     }

@@ -203,6 +203,7 @@ extension PlaylistParser {
         segment.tags = pending.tags
         segment.parts = pending.parts
         media.segments.append(segment)
+        segmentLines.append(pending.extinfLine ?? pending.firstLine ?? 0)
         pending = PendingSegment()
         previousPartRangeEnd = nil
     }

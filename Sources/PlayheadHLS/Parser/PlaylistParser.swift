@@ -15,6 +15,8 @@ struct PlaylistParser {
     var independentSegments = false
     var start: StartPoint?
     var defines: [VariableDefinition] = []
+    /// The EXTINF line of each segment (for warnings about a whole segment).
+    var segmentLines: [Int] = []
     var variables: [String: String] = [:]
 
     /// Line of the first tag or URI that makes this a media playlist.
