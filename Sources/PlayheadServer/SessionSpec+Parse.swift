@@ -97,6 +97,11 @@ extension SessionSpec {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty
         else { throw .invalidField(field, "must be an absolute http or https URL, got \"\(text)\"") }
+        // Foundation takes a space in; libcurl does not, and the session failed later ("invalid or
+        // unsupported URL").
+        if let bad = text.unicodeScalars.first(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
+            throw .invalidField(field, "must not contain a space or control character (U+\(String(format: "%04X", bad.value))); percent-encode it, got \"\(text)\"")
+        }
     }
 }
 

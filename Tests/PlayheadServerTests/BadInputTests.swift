@@ -60,6 +60,7 @@ import Testing
         try await withAPI { client, _ in
             for (json, field) in [
                 (#"{"url": "not a url"}"#, "url"), (#"{"url": "ftp://host/x.m3u8"}"#, "url"), (#"{"url": 12}"#, "url"),
+                (#"{"url": "http://h/mas ter.m3u8"}"#, "url"), (#"{"url": "http://h/x.m3u8\t"}"#, "url"),
                 (#"{}"#, "url"), (#"{"url": "http://h/x.m3u8", "clock": "sundial"}"#, "clock"),
                 (#"{"url": "http://h/x.m3u8", "durationSeconds": "long"}"#, "durationSeconds"),
                 (#"{"url": "http://h/x.m3u8", "autoplay": 1}"#, "autoplay"),
