@@ -25,6 +25,8 @@ struct VirtualLiveNetwork: PlayerNetwork {
     var restartAfter: Double?
     /// From this session time on, the playlist answers HTTP 500.
     var failsAfter: Double?
+    /// Every segment answers HTTP 404.
+    var segmentsMissing = false
 
     func playlist(at seconds: Double) -> String {
         let available = min(frozenAfter ?? segmentCount, segmentCount, Int((seconds + 1e-9) / 4))
@@ -44,6 +46,7 @@ struct VirtualLiveNetwork: PlayerNetwork {
     }
 
     func fetch(_ url: String, range: ByteRangeRequest?, at sessionSeconds: Double) async throws(PlayheadError) -> NetworkTransfer {
+        if segmentsMissing, url.hasSuffix(".ts") { throw .network(.status(url: url, code: 404, bodyPrefix: [])) }
         guard url.hasSuffix("/live.m3u8") else { return try await inner.fetch(url, range: range, at: sessionSeconds) }
         if let failsAfter, sessionSeconds >= failsAfter {
             throw .network(.status(url: url, code: 500, bodyPrefix: Array("overloaded".utf8)))
@@ -55,7 +58,8 @@ struct VirtualLiveNetwork: PlayerNetwork {
 
 @Suite struct VirtualLiveTests {
     func play(window: Int, frozenAfter: Int? = nil, startShift: Int = 0, renumber: (after: Double, shift: Int)? = nil,
-              restartAfter: Double? = nil, failsAfter: Double? = nil, scheduled: [ScheduledCommand] = []) async throws -> PlayerFixtures.Run {
+              restartAfter: Double? = nil, failsAfter: Double? = nil, segmentsMissing: Bool = false, fetchRetries: Int = PlayerConfiguration.defaultFetchRetries,
+              scheduled: [ScheduledCommand] = []) async throws -> PlayerFixtures.Run {
         MediaLog.level = .quiet
         let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         defer { server.stop() }
@@ -63,8 +67,12 @@ struct VirtualLiveNetwork: PlayerNetwork {
         defer { client.shutdown() }
         let network = VirtualLiveNetwork(inner: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50)),
                                          segmentBase: server.url("/ts/v0"), window: window, frozenAfter: frozenAfter,
-                                         startShift: startShift, renumber: renumber, restartAfter: restartAfter, failsAfter: failsAfter)
-        let player = MediaPlayer(url: "http://origin.invalid/live.m3u8", driver: VirtualTimeDriver(), network: network, scheduled: scheduled)
+                                         startShift: startShift, renumber: renumber, restartAfter: restartAfter, failsAfter: failsAfter,
+                                         segmentsMissing: segmentsMissing)
+        var configuration = PlayerConfiguration()
+        configuration.fetchRetries = fetchRetries
+        let player = MediaPlayer(url: "http://origin.invalid/live.m3u8", configuration: configuration, driver: VirtualTimeDriver(),
+                                 network: network, scheduled: scheduled)
         let collected = Collected()
         let subscription = player.bus.subscribe { collected.append($0) }
         // The playlist is empty until the first segment exists: start when it does.
@@ -127,6 +135,21 @@ struct VirtualLiveNetwork: PlayerNetwork {
         for (previous, next) in zip(failures, failures.dropFirst()) {
             #expect(next - previous >= 2 - 1e-6, "a retry \(next - previous) s after a failure")
         }
+    }
+
+    /// Segments that fail from the first one end the session after the retries, as on VOD. Each
+    /// fell-behind seek (the window sliding past the failing segment) used to start the retries again,
+    /// the session "playing" with nothing shown until the playlist ended.
+    @Test func segmentsThatFailFromTheStartEndTheSessionAfterTheRetries() async throws {
+        // A one-segment window: the first segment (listed at 4 s) has slid out by the reload at 8 s,
+        // before its three retries (1, 2 and 4 s apart) are spent.
+        let run = try await play(window: 1, segmentsMissing: true)
+        #expect(run.report.finalStatus == .error)
+        #expect((run.report.error ?? "").contains("404"), "\(run.report.error ?? "")")
+        let fellBehind = run.events.filter { if case let .custom(name, _) = $0.kind { return name == "fellBehindLiveWindow" } else { return false } }
+        #expect(fellBehind.count <= 1, "\(fellBehind.count) fell-behind seeks")
+        let failedAt = try #require(run.report.statuses.last?.playerTime)
+        #expect(failedAt < 12, "failed at \(failedAt) s")
     }
 
     @Test func fallingBehindTheWindowIsDetectedAndRecovered() async throws {

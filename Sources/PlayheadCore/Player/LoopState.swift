@@ -26,6 +26,9 @@ struct LoopState {
     var nextTransferID = 1
     /// A segment fetch to retry at a session time.
     var segmentRetry: SegmentRetry?
+    /// Content segment fetches that failed since the last one that succeeded, across seeks: a live
+    /// window that slides past a failing segment (a fell-behind seek) does not start the count again.
+    var segmentFailuresInARow = 0
 
     /// Playback wanted (status playing); the clock may still wait for media.
     var wantsPlay = false

@@ -248,7 +248,11 @@ extension MediaPlayer {
             segmentArrived(sequence, transfer, placement: placement, now: now)
         case let (.segment(sequence, attempt, placement), .failure(error)):
             let notification = notification(for: error, now: now)
-            if attempt < configuration.fetchRetries {
+            state.segmentFailuresInARow += 1
+            // The retries count the failures in a row, not only this segment's: on live, segments that
+            // keep failing used to be retried afresh after each fell-behind seek, the session "playing"
+            // with nothing shown until the stream ended.
+            if attempt < configuration.fetchRetries, state.segmentFailuresInARow <= configuration.fetchRetries {
                 bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification.metadata, playerTime: now)))
                 state.segmentRetry = SegmentRetry(at: now + Double(1 << attempt), mediaSequence: sequence, attempt: attempt + 1, placement: placement)
             } else {
@@ -344,6 +348,7 @@ extension MediaPlayer {
 
     private func segmentArrived(_ sequence: Int, _ transfer: NetworkTransfer, placement: Placement, now: Double) {
         guard let tracker = state.tracker, let tracked = tracker.segment(mediaSequence: sequence) else { return }
+        state.segmentFailuresInARow = 0
         recordSegment(transfer, mediaSequence: sequence, now: now)
         let presented = bufferSegment(transfer, tracked: tracked, placement: placement, now: now)
             .map { placement.timelineSpan(start: $0.start, end: $0.end) }
