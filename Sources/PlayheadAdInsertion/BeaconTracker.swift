@@ -13,7 +13,7 @@ import PlayheadNet
 /// | `adCompleted` | any quartile or progress URL (offset within the ad) not yet fired, then `complete` |
 /// | `adSkipped` | `skip` |
 /// | `adClicked`, ``click(info:)`` | click-tracking URLs |
-/// | `statusChanged` playing → paused / paused → playing inside an ad | `pause` / `resume` |
+/// | `adPaused` / `adResumed` | `pause` / `resume` (at the paused frame's offset) |
 /// | a notification naming an ad (`AD_ID`, `BREAK_ID`) with `VAST_ERROR_CODE` | the ad's error URLs (or the notification's `ERROR_URLS`) with `[ERRORCODE]` |
 /// | a notification naming a VMAP break that failed, with `ERROR_URLS` | the break's VMAP `error` URLs with the VMAP code as `[ERRORCODE]` |
 ///
@@ -138,12 +138,11 @@ public final class BeaconTracker: Sendable {
             }
         case let .adClicked(info, _):
             enqueue { state in self.beacons(["click"], info, &state) }
-        case let .statusChanged(from, to):
+        case let .adPaused(info), let .adResumed(info):
+            let event = if case .adPaused = kind { "pause" } else { "resume" }
             enqueue { state in
-                guard let key = state.current, let play = state.plays[key], !play.ended, let info = play.lastInfo else { return [] }
-                if from == .playing, to == .paused { return self.beacons(["pause"], info, &state, repeatable: true) }
-                if from == .paused, to == .playing { return self.beacons(["resume"], info, &state, repeatable: true) }
-                return []
+                guard let play = state.plays[PlayKey(info)], !play.ended else { return [] }
+                return self.beacons([event], info, &state, repeatable: true)
             }
         case let .notification(notification), let .error(notification):
             enqueue { state in self.errorBeacons(for: notification, &state) }

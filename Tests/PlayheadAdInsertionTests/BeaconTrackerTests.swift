@@ -121,19 +121,23 @@ import Testing
         defer { client.shutdown(); server.stop() }
         let timeline = twoAdBreak(server)
         let tracker = BeaconTracker(client: client, timeline: timeline)
-        tracker.consume(.statusChanged(from: .playing, to: .paused))
+        // Before the ad started: nothing to pause.
+        tracker.consume(.adPaused(info(timeline, ad: 0, frame: 0)))
         tracker.consume(.adStarted(info(timeline, ad: 0, frame: 0)))
         tracker.consume(.adProgress(info(timeline, ad: 0, frame: 25)))
-        tracker.consume(.statusChanged(from: .playing, to: .paused))
-        tracker.consume(.statusChanged(from: .paused, to: .playing))
-        tracker.consume(.statusChanged(from: .playing, to: .paused))
-        tracker.consume(.statusChanged(from: .paused, to: .playing))
+        // Pause and resume carry the paused frame's own offset (frame 27: 1.08 s), not the last
+        // progress tick's (1 s): they used to read it from the last adProgress.
+        tracker.consume(.adPaused(info(timeline, ad: 0, frame: 27)))
+        tracker.consume(.adResumed(info(timeline, ad: 0, frame: 27)))
+        tracker.consume(.adPaused(info(timeline, ad: 0, frame: 29)))
+        tracker.consume(.adResumed(info(timeline, ad: 0, frame: 29)))
         tracker.consume(.adSkipped(info(timeline, ad: 0, frame: 30)))
-        tracker.consume(.statusChanged(from: .playing, to: .paused))
+        tracker.consume(.adPaused(info(timeline, ad: 0, frame: 30)))
         tracker.consume(.adProgress(info(timeline, ad: 0, frame: 200)))
         await tracker.flush()
         #expect(server.beacons.map(\.event) == ["impression", "creativeView", "start", "pause", "resume", "pause", "resume", "skip"])
-        #expect(tracker.records.first { $0.event == "pause" }?.mediaTimeSeconds == 1)
+        #expect(tracker.records.first { $0.event == "pause" }?.mediaTimeSeconds == 1.08)
+        #expect(tracker.records.last { $0.event == "resume" }?.mediaTimeSeconds == 1.16)
         #expect(tracker.records.last?.mediaTimeSeconds == 1.2)
     }
 

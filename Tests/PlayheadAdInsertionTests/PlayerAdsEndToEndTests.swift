@@ -19,7 +19,7 @@ import Testing
 
     /// Plays `path` of the generated streams with `resolver`, a beacon tracker attached.
     func play(_ path: String, resolver: DefaultAdResolver, client: HTTPClient, origin: LoopbackHTTPServer,
-              live: Bool = false, perFrameEvents: Bool = false) async -> Session {
+              live: Bool = false, perFrameEvents: Bool = false, scheduled: [ScheduledCommand] = []) async -> Session {
         MediaLog.level = .quiet
         let factory = MediaPlayerClientFactory()
         factory.register(resolver: resolver)
@@ -30,7 +30,8 @@ import Testing
         var network: any PlayerNetwork = SimulatedNetwork(
             client: client, link: SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [50, 50])))
         if live { network = SimulatedLiveNetwork(inner: network, prefix: origin.url("/cues/ts/")) }
-        let player = MediaPlayer(url: origin.url(path), configuration: configuration, driver: VirtualTimeDriver(), network: network)
+        let player = MediaPlayer(url: origin.url(path), configuration: configuration, driver: VirtualTimeDriver(), network: network,
+                                 scheduled: scheduled)
         let tracker = BeaconTracker(client: client, bus: player.bus)
         let events = LockedBox<[PlayerEvent]>([])
         let subscription = player.bus.subscribe { event in
@@ -113,6 +114,29 @@ import Testing
         }
         // The records name them all "progress".
         #expect(session.beacons.filter { $0.event == "progress" }.count == 3)
+    }
+
+    /// A pause 6.3 s into the mid-roll: the pause and resume beacons carry the paused frame's offset
+    /// (the end of the frame at 6.267 s), not the last progress tick's 6 s.
+    @Test func pauseAndResumeBeaconsCarryThePausedFramesOffset() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        server.register(AdDocuments.vmap([.init(timeOffset: "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([
+            AdDocuments.tracked(id: "paused", durationSeconds: 10, mediaURL: origin.url("/cues/ad/master.m3u8"), server: server)])))]),
+                        at: "/vmap")
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30)
+        let session = await play("/cues/ts/master.m3u8", resolver: resolver, client: client, origin: origin,
+                                 scheduled: [.init(atPositionSeconds: 16.3, action: .pause(forSeconds: 2))])
+        #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
+        let pause = try #require(session.beacons.first { $0.event == "pause" })
+        let resume = try #require(session.beacons.first { $0.event == "resume" })
+        #expect(abs(pause.mediaTimeSeconds - 6.3) < 1e-6, "\(pause.mediaTimeSeconds)")
+        #expect(resume.mediaTimeSeconds == pause.mediaTimeSeconds)
+        #expect(server.beacons.filter { ["pause", "resume"].contains($0.event) }.map(\.event) == ["pause", "resume"])
+        let paused = session.events.compactMap { if case let .adPaused(info) = $0.kind { return info.offsetSeconds } else { return nil } }
+        #expect(paused.count == 1)
     }
 
     @Test func aClickOnThePlayingAdGivesItsClickThroughAndFiresItsClickTracking() async throws {

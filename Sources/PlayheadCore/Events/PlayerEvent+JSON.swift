@@ -77,7 +77,8 @@ extension PlayerEventKind {
         case let .timelineChanged(breaks): [("breaks", .integer(breaks))]
         case let .adBreakStarted(id, index, ads): [("breakId", .string(id)), ("breakIndex", .integer(index)), ("ads", .integer(ads))]
         case let .adBreakCompleted(id, index): [("breakId", .string(id)), ("breakIndex", .integer(index))]
-        case let .adStarted(info), let .adProgress(info), let .adCompleted(info), let .adSkipped(info): EventJSON.ad(info)
+        case let .adStarted(info), let .adProgress(info), let .adCompleted(info), let .adSkipped(info),
+             let .adPaused(info), let .adResumed(info): EventJSON.ad(info)
         case let .adClicked(info, clickThrough): EventJSON.ad(info) + [("clickThrough", clickThrough.map(EventJSON.string) ?? .null)]
         case let .custom(name, payload): [("name", .string(name)), ("payload", EventJSON.stringMap(payload))]
         }
@@ -121,6 +122,8 @@ extension PlayerEventKind {
         case "adProgress": self = .adProgress(try r.ad())
         case "adCompleted": self = .adCompleted(try r.ad())
         case "adSkipped": self = .adSkipped(try r.ad())
+        case "adPaused": self = .adPaused(try r.ad())
+        case "adResumed": self = .adResumed(try r.ad())
         case "adClicked": self = .adClicked(try r.ad(), clickThrough: try r.optionalString("clickThrough"))
         case "custom": self = .custom(name: try r.string("name"), payload: try r.stringMap("payload"))
         default:

@@ -61,6 +61,11 @@ public enum PlayerEventKind: Sendable, Equatable {
     case adSkipped(AdEventInfo)
     /// The viewer clicked the playing ad (PSDK `PTAdClickNotification`); `clickThrough` is where it leads.
     case adClicked(AdEventInfo, clickThrough: String?)
+    /// Playback paused inside an ad, at the end of its last presented frame (the VAST `pause` beacon's
+    /// playhead); posted after the `statusChanged` to paused.
+    case adPaused(AdEventInfo)
+    /// Playback resumed inside an ad, where it paused (the VAST `resume` beacon's playhead).
+    case adResumed(AdEventInfo)
     /// An application-defined event.
     case custom(name: String, payload: [String: String])
 
@@ -95,6 +100,8 @@ public enum PlayerEventKind: Sendable, Equatable {
         case .adCompleted: "adCompleted"
         case .adSkipped: "adSkipped"
         case .adClicked: "adClicked"
+        case .adPaused: "adPaused"
+        case .adResumed: "adResumed"
         case .custom: "custom"
         }
     }

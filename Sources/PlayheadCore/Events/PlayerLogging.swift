@@ -45,7 +45,7 @@ public struct PlayerLogLevel: Sendable, Equatable {
         case .statusChanged: status
         case .playStarted, .playCompleted, .itemChanged, .seekStarted, .seekCompleted, .bufferingStarted,
              .bufferingCompleted, .bufferEmpty, .likelyToKeepUp, .recovered, .bitrateChanged, .timelineChanged,
-             .adBreakStarted, .adBreakCompleted, .adStarted, .adCompleted, .adSkipped, .adClicked:
+             .adBreakStarted, .adBreakCompleted, .adStarted, .adCompleted, .adSkipped, .adClicked, .adPaused, .adResumed:
             playback
         case .adProgress: time
         case .segmentLoaded, .playlistLoaded: network

@@ -71,7 +71,9 @@ extension MediaPlayer {
         guard [.ready, .paused, .completed, .playing].contains(state.status) else { return }
         if state.status == .completed { seek(to: 0, now: now) }
         state.wantsPlay = true
+        let resuming = state.status == .paused
         if state.status != .playing { setStatus(.playing, now: now) }
+        if resuming, let info = presentedAdInfo() { bus.post(.adResumed(info)) }
     }
 
     func pausePlayback(now: Double) {
@@ -79,6 +81,14 @@ extension MediaPlayer {
         freezeClock(at: now)
         state.wantsPlay = false
         setStatus(.paused, now: now)
+        if let info = presentedAdInfo() { bus.post(.adPaused(info)) }
+    }
+
+    /// The ad presenting now, its offset at the end of its last presented frame (nil outside ads).
+    func presentedAdInfo() -> AdEventInfo? {
+        guard let last = state.lastPresented[masterKind], case let .ad(breakId, adIndex) = last.source else { return nil }
+        return adInfo(breakId: breakId, adIndex: adIndex, offset: last.stamp.sourceSeconds + last.stamp.durationSeconds,
+                      pts: last.stamp.ptsSeconds)
     }
 
     /// Stops the playhead where it is at `now`.
