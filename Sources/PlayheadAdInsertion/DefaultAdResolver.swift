@@ -182,7 +182,7 @@ public final class DefaultAdResolver: ServerMapResolver, Sendable {
             } else {
                 notes.append(.adNotInserted(
                     description: "ad \(ad.id) (\(AdRequestURLs.seconds(ad.durationSeconds)) s) does not fit the \(AdRequestURLs.seconds(seconds)) s break",
-                    breakId: breakId, adId: ad.id, url: ad.url))
+                    breakId: breakId, adId: ad.id, url: ad.url, vastErrorCode: 202, errorURLs: ad.errorURLs))
             }
         }
         return (kept, notes)

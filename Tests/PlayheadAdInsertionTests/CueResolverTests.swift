@@ -49,6 +49,9 @@ func pod(_ durations: [Double], server: AdServer) -> String {
         #expect(resolution.adBreak?.replacedContentSeconds == 25)
         #expect(resolution.notifications.map(\.code) == [.adNotInserted])
         #expect(resolution.notifications.first?[.adId] == "ad3")
+        // VAST 202 (expecting a different duration) with the ad's own Error URLs, for a tracker to call.
+        #expect(resolution.notifications.first?[.vastErrorCode] == "202")
+        #expect(resolution.notifications.first?[.errorURLs]?.contains("/beacon/error") == true)
         #expect(!resolution.failed)
     }
 

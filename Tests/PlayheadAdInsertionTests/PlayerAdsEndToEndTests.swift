@@ -229,6 +229,25 @@ import Testing
         #expect(server.beacons.isEmpty)
     }
 
+    /// An inline ad whose HLS media answers 404 is left out and its VAST Error URL fires with 401
+    /// (file not found); none fired. The pod's other ad plays.
+    @Test func anAdWhoseMediaIsMissingCallsItsErrorURLsWith401() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        server.register(AdDocuments.vmap([.init(timeOffset: "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([
+            AdDocuments.tracked(id: "gone", durationSeconds: 10, mediaURL: origin.url("/cues/ad/missing.m3u8"), server: server),
+            AdDocuments.tracked(id: "here", durationSeconds: 10, mediaURL: origin.url("/cues/ad/master.m3u8"), server: server),
+        ])))]), at: "/vmap")
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30)
+        let session = await play("/cues/ts/master.m3u8", resolver: resolver, client: client, origin: origin)
+        #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
+        let errors = server.beacons.filter { $0.event == "error" }
+        #expect(errors.map { "\($0.parameter("ad") ?? "?"):\($0.parameter("code") ?? "?")" } == ["gone:401"])
+        #expect(server.beacons.filter { $0.event == "complete" }.compactMap { $0.parameter("ad") } == ["here"])
+    }
+
     @Test func aVMAPBreakThatFailsCallsItsErrorURLsWithTheVMAPCode() async throws {
         let origin = try LoopbackHTTPServer(root: TestRepository.streams)
         let server = try AdServer()

@@ -163,8 +163,23 @@ extension MediaPlayer {
                            decoder: RenditionDecoder(options: options))
         } catch {
             if let failure = error as? AdPlaylistFailure { report.bytesDownloaded += failure.bytes }
-            bus.post(.notification(Self.adNotification(.adNotInserted, metadata: ["URL": ad.url, "DESCRIPTION": "ad \(ad.id): \(error)"], now: driver.now)))
+            // The ad's VAST error URLs fire with the code (the ad is not on the timeline, so they travel
+            // in the notification); a media file that could not be loaded fired none.
+            bus.post(.notification(.adNotInserted(description: "ad \(ad.id): \(error)", breakId: breakId, adId: ad.id, url: ad.url,
+                                                  vastErrorCode: Self.vastErrorCode(forMediaFailure: error), errorURLs: ad.errorURLs)))
             return nil
+        }
+    }
+
+    /// The VAST error code of an ad whose HLS media could not be loaded: 401 (file not found) for
+    /// 404 and 410, 402 (timeout of the media file URI) for a timeout, else 405 (problem displaying it).
+    static func vastErrorCode(forMediaFailure error: any Error) -> Int {
+        let underlying = (error as? AdPlaylistFailure)?.underlying ?? error
+        guard case let .network(http)? = underlying as? PlayheadError else { return 405 }
+        switch http {
+        case let .status(_, code, _) where code == 404 || code == 410: return 401
+        case .timeout: return 402
+        default: return 405
         }
     }
 
