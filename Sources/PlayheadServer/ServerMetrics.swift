@@ -25,13 +25,15 @@ public final class ServerMetrics: Sendable {
     static let counterHelp: [(String, String)] = [
         ("playhead_rebuffers_total", "Rebuffers (stalls after playback started)"),
         ("playhead_bytes_downloaded_total", "Bytes downloaded by sessions"),
-        ("playhead_frames_presented_total", "Frames presented"),
+        ("playhead_frames_presented_total", "Frames presented of each session's master stream (video; audio when there is none)"),
         ("playhead_frames_dropped_total", "Video frames dropped for lateness"),
         ("playhead_segments_downloaded_total", "Segments downloaded"),
         ("playhead_beacons_total", "Ad beacons sent"),
         ("playhead_session_errors_total", "Sessions that ended in error"),
         ("process_cpu_seconds_total", "User and system CPU time of the daemon, seconds"),
     ]
+
+    static let bitrateHelp = "Bitrate of a running session: the variant's profile, or observed, bits per second"
 
     /// A descriptor for a whole metric name (swift-prometheus joins its parts; the unit is in the name).
     private static func descriptor(_ name: String, help: String = "") -> MetricNameDescriptor {
@@ -103,9 +105,13 @@ public final class ServerMetrics: Sendable {
             }
             for session in sessions {
                 let set = gauges[session.id] ?? [
-                    registry.makeGauge(descriptor: Self.descriptor("playhead_session_bitrate_bits_per_second"), labels: [("session", session.id), ("kind", "profile")]),
-                    registry.makeGauge(descriptor: Self.descriptor("playhead_session_bitrate_bits_per_second"), labels: [("session", session.id), ("kind", "observed")]),
-                    registry.makeGauge(descriptor: Self.descriptor("playhead_session_buffer_seconds"), labels: [("session", session.id)]),
+                    registry.makeGauge(descriptor: Self.descriptor("playhead_session_bitrate_bits_per_second", help: Self.bitrateHelp),
+                                       labels: [("session", session.id), ("kind", "profile")]),
+                    registry.makeGauge(descriptor: Self.descriptor("playhead_session_bitrate_bits_per_second", help: Self.bitrateHelp),
+                                       labels: [("session", session.id), ("kind", "observed")]),
+                    registry.makeGauge(descriptor: Self.descriptor("playhead_session_buffer_seconds",
+                                                                   help: "Forward buffer of a running session, seconds of media"),
+                                       labels: [("session", session.id)]),
                 ]
                 gauges[session.id] = set
                 let info = session.player.playbackInformation
@@ -121,7 +127,7 @@ public final class ServerMetrics: Sendable {
         for session in manager.runningSessions { counts[session.player.status.rawValue, default: 0] += 1 }
         let statuses = PlayerStatus.allCases.map(\.rawValue) + [SessionStore.interruptedStatus]
         for status in statuses {
-            registry.makeGauge(descriptor: Self.descriptor("playhead_sessions"), labels: [("status", status)]).set(to: Double(counts[status] ?? 0))
+            registry.makeGauge(descriptor: Self.descriptor("playhead_sessions", help: "Stored sessions by status"), labels: [("status", status)]).set(to: Double(counts[status] ?? 0))
         }
     }
 }

@@ -72,7 +72,7 @@ public final class SessionManager: Sendable {
             let info = report.playbackInformation
             t.rebuffers += report.rebuffers.count
             t.bytes += info?.bytesDownloaded ?? report.bytesDownloaded
-            t.framesPresented += info?.presentedFrameCount ?? report.framesPresented.values.reduce(0, +)
+            t.framesPresented += info?.presentedFrameCount ?? report.framesPresented["video"] ?? report.framesPresented["audio"] ?? 0
             t.framesDropped += info?.droppedFrameCount ?? report.framesDropped
             t.segments += info?.segmentsDownloaded ?? report.segmentsDownloaded
             t.errors += report.finalStatus == .error ? 1 : 0

@@ -62,6 +62,10 @@ struct DaemonIntegrationTests {
                      "process_resident_memory_bytes", "process_cpu_seconds_total", "playhead_session_bitrate_bits_per_second"] {
             #expect(metrics.contains(name), "metrics lack \(name)")
         }
+        // Every metric has its HELP line beside its TYPE line (three gauges had none).
+        let typed = metrics.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
+        let helped = Set(metrics.split(separator: "\n").filter { $0.hasPrefix("# HELP ") }.map { $0.split(separator: " ")[2] })
+        #expect(!typed.isEmpty && typed.allSatisfy { helped.contains($0) }, "no HELP for \(typed.filter { !helped.contains($0) })")
         let seenBeforeKill = ServerFixtures.parseSSE(try daemon.send("GET", "/v1/sessions/\(d)/events", timeoutSeconds: 1).text)
         try await Task.sleep(for: .seconds(1.2))
         daemon.kill()
