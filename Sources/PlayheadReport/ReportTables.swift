@@ -16,7 +16,10 @@ enum ReportTables {
             ("Time to first frame", info?.timeToFirstFrameSeconds.map { String(format: "%.3f s", $0) } ?? "–"),
             ("Rebuffers", String(format: "%d, %.3f s in all", r.rebuffers.count, r.totalRebufferSeconds)),
             ("Ad breaks", "\(timeline.adBreaks.count)"),
-            ("Frames presented", frames.isEmpty ? "0" : frames),
+            // A report rebuilt from a daemon's store (an interrupted session) has no frames by kind;
+            // its last sample counts the master stream's.
+            ("Frames presented", !frames.isEmpty ? frames
+                : r.playbackInformation.map { "\($0.presentedFrameCount) (master stream, last sample)" } ?? "0"),
             ("Frames dropped, max lateness", String(format: "%d, %.3f s", r.framesDropped, r.maxLatenessSeconds)),
             ("Segments, bytes", "\(r.segmentsDownloaded), \(r.bytesDownloaded)"),
             ("EXTINF vs media", String(format: "%.3f s vs %.3f s (drift %.3f s)", r.manifestSeconds, r.mediaSeconds, r.driftSeconds)),

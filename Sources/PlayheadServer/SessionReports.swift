@@ -27,6 +27,9 @@ enum SessionReports {
         var report = PlaybackReport(url: stored.spec.url, clock: stored.spec.clock.rawValue, mode: stored.spec.mode.rawValue)
         report.samples = try manager.store.samples(sessionID: id)
         report.playbackInformation = report.samples.last
+        // The media playlist of each rung: a load follows the switch to its rung; a switch back to a
+        // rung already loaded reuses its playlist without loading it again.
+        var rungURLs: [Int: String] = [:]
         for event in try events(manager: manager, id: id) {
             report.sessionSeconds = max(report.sessionSeconds, event.playerTime)
             switch event.kind {
@@ -52,6 +55,7 @@ enum SessionReports {
                     report.bitrateSwitches.append(record)
                 }
                 report.variantBandwidth = to
+                if let url = rungURLs[to] { report.mediaPlaylistURL = url }
             case let .seekStarted(from, to):
                 if let record: SeekRecord = record(["fromSeconds": from, "toSeconds": to, "requestedAt": event.playerTime]) {
                     report.seeks.append(record)
@@ -59,7 +63,9 @@ enum SessionReports {
             case .seekCompleted:
                 if let last = report.seeks.indices.last { report.seeks[last].completedAt = event.playerTime }
             case let .framesDropped(count, _, _): report.framesDropped += count
-            case let .playlistLoaded(url, _, _) where url != stored.spec.url: report.mediaPlaylistURL = url
+            case let .playlistLoaded(url, _, _) where url != stored.spec.url:
+                report.mediaPlaylistURL = url
+                if let rung = report.variantBandwidth { rungURLs[rung] = url }
             case let .segmentLoaded(_, _, bytes, _, _):
                 report.segmentsDownloaded += 1
                 report.bytesDownloaded += bytes

@@ -123,6 +123,16 @@ struct DaemonShutdownTests {
         #expect(interrupted.fields["variantBandwidth"] as? Int != nil)
         #expect(interrupted.fields["variantBandwidth"] as? Int == switches.last?["toBitsPerSecond"] as? Int)
         #expect((interrupted.fields["mediaPlaylistURL"] as? String)?.hasSuffix("/index.m3u8") == true)
+        // …and the playlist is that variant's (it stayed the first rung's: no event named the others).
+        let master = try String(contentsOfFile: ServerFixtures.streams + "/ts/master.m3u8", encoding: .utf8).split(separator: "\n")
+        let rungs = Dictionary(uniqueKeysWithValues: zip(master, master.dropFirst()).compactMap { line, uri -> (Int, String)? in
+            guard let range = line.range(of: "BANDWIDTH=") else { return nil }
+            return (Int(line[range.upperBound...].prefix { $0.isNumber }) ?? -1, String(uri))
+        })
+        let bandwidth = try #require(interrupted.fields["variantBandwidth"] as? Int)
+        let expected = try #require(rungs[bandwidth])
+        #expect((interrupted.fields["mediaPlaylistURL"] as? String)?.hasSuffix("/ts/" + expected) == true,
+                "\(interrupted.fields["mediaPlaylistURL"] ?? "") for \(bandwidth)")
         #expect(((interrupted.fields["bytesDownloaded"] as? Int) ?? 0) >= ((running.fields["bytesDownloaded"] as? Int) ?? 1))
     }
 

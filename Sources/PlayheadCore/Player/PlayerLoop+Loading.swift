@@ -275,6 +275,9 @@ extension MediaPlayer {
             record(transfer)
             if case let .media(playlist)? = try? parse(transfer) {
                 switchVariant(to: index, playlist: playlist, url: transfer.effectiveURL, now: now)
+                // Said like every playlist load, after the switch as at the start (a daemon rebuilding a
+                // report from events learns the rung's URL from it).
+                bus.post(.playlistLoaded(url: transfer.effectiveURL, segments: playlist.segments.count, changed: true))
             } else {
                 state.excludedVariants[index] = now + Self.variantExclusionSeconds
             }
