@@ -126,9 +126,7 @@ enum SeekBody {
     /// Reads the target position.
     /// - Throws: 400 naming `seconds` (or the unknown field).
     static func parse(_ body: Data) throws(APIError) -> Double {
-        let value: JSONValue
-        do { value = try JSONDecoder().decode(JSONValue.self, from: body) } catch { throw .malformedJSON("\(error)") }
-        guard case let .object(object) = value else { throw .malformedJSON("the top level must be an object") }
+        guard case let .object(object) = try JSONValue.body(body) else { throw .malformedJSON("the top level must be an object") }
         let reader = FieldReader(object: object, prefix: "")
         try reader.rejectUnknown(["seconds"])
         guard let seconds = try reader.number("seconds", minimum: 0, maximum: SessionSpec.maxSeconds) else { throw .missingField("seconds") }

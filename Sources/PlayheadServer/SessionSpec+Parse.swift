@@ -21,15 +21,7 @@ extension SessionSpec {
     /// - Returns: The spec, with defaults for what the body leaves out.
     /// - Throws: ``APIError`` (400) naming the first field at fault.
     public static func parse(_ body: Data) throws(APIError) -> SessionSpec {
-        let value: JSONValue
-        do { value = try JSONDecoder().decode(JSONValue.self, from: body) } catch let DecodingError.dataCorrupted(context) {
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            if !path.isEmpty, context.underlyingError == nil { throw .invalidField(path, context.debugDescription) }
-            throw .malformedJSON(context.underlyingError.map { "\($0)" } ?? context.debugDescription)
-        } catch {
-            throw .malformedJSON("\(error)")
-        }
-        guard case let .object(object) = value else { throw .malformedJSON("the top level must be an object") }
+        guard case let .object(object) = try JSONValue.body(body) else { throw .malformedJSON("the top level must be an object") }
         let r = FieldReader(object: object, prefix: "")
         try r.rejectUnknown(topLevelFields)
         guard let url = try r.string("url") else { throw .missingField("url") }
@@ -108,6 +100,35 @@ extension SessionSpec {
 /// A JSON value as the body held it (booleans kept apart from numbers).
 enum JSONValue: Decodable {
     case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
+
+    /// A request body read as JSON; 400 naming the byte of bad UTF-8, the field of a number out of
+    /// range, or what the parser found wrong (without Swift's type names).
+    static func body(_ body: Data) throws(APIError) -> JSONValue {
+        if let offset = firstInvalidUTF8Offset(body) {
+            throw .malformedJSON("it is not valid UTF-8 (byte \(offset))")
+        }
+        do { return try JSONDecoder().decode(JSONValue.self, from: body) } catch let DecodingError.dataCorrupted(context) {
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            if !path.isEmpty, context.underlyingError == nil { throw .invalidField(path, context.debugDescription) }
+            throw .malformedJSON(context.underlyingError.map { "\($0)" } ?? context.debugDescription)
+        } catch {
+            throw .malformedJSON("\(error)")
+        }
+    }
+
+    /// The offset of the first byte that is not valid UTF-8, or nil.
+    static func firstInvalidUTF8Offset(_ data: Data) -> Int? {
+        var iterator = data.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case let .valid(scalar): offset += scalar.count
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()

@@ -44,6 +44,24 @@ import Testing
         }
     }
 
+    /// A body that is not UTF-8 is named so, with the byte (it was "a number out of range"); a bad seek
+    /// body's message holds no Swift type names.
+    @Test func badUTF8AndBadSeekBodiesSayWhatIsWrong() async throws {
+        try await withAPI { client, _ in
+            var bytes = ByteBuffer(string: #"{"url":"http://127.0.0.1:1/"#)
+            bytes.writeBytes([0xFF])
+            bytes.writeString(#"x.m3u8"}"#)
+            let response = try await client.execute(uri: "/v1/sessions", method: .post, headers: auth, body: bytes)
+            #expect(response.status == .badRequest)
+            let message = try error(response.body)["message"] as? String ?? ""
+            #expect(message.contains("not valid UTF-8 (byte 27)"), "\(message)")
+            let seek = try await client.execute(uri: "/v1/sessions/nope/seek", method: .post, headers: auth, body: ByteBuffer(string: "nope"))
+            #expect(seek.status == .badRequest)
+            let seekMessage = try error(seek.body)["message"] as? String ?? ""
+            #expect(!seekMessage.contains("DecodingError") && !seekMessage.contains("Context("), "\(seekMessage)")
+        }
+    }
+
     @Test func unknownFieldsAre400NamingTheField() async throws {
         try await withAPI { client, _ in
             let top = try await post(client, #"{"url": "http://127.0.0.1:1/a.m3u8", "colour": "red"}"#)
