@@ -93,7 +93,8 @@ enum PlaySummary {
         lines.append("  frames presented: " + (presented.isEmpty ? "none" : presented) + ", dropped \(r.framesDropped)")
         lines.append(String(format: "  rebuffers: %d, %.3f s in all; seeks: %d", r.rebuffers.count, r.totalRebufferSeconds, r.seeks.count))
         if let info = r.playbackInformation {
-            lines.append(String(format: "  time to first frame %.3f s, observed bitrate %.0f bit/s", info.timeToFirstFrameSeconds ?? 0, info.observedBitrate ?? 0))
+            let firstFrame = info.timeToFirstFrameSeconds.map { String(format: "%.3f s", $0) } ?? "none (no frame presented)"
+            lines.append(String(format: "  time to first frame %@, observed bitrate %.0f bit/s", firstFrame, info.observedBitrate ?? 0))
         }
         lines.append(String(format: "  EXTINF %.3f s vs media %.3f s (drift %.3f s)", r.manifestSeconds, r.mediaSeconds, r.driftSeconds))
         if let first = r.damage.first {

@@ -17,3 +17,21 @@ import Testing
         #expect(run.report.notifications.contains { $0.name == "HLS_SEGMENT_ERROR" && $0.metadata["URL"]?.hasSuffix("seg003.ts") == true })
     }
 }
+
+/// A session ended by a failure that is a warning in the guide's catalogue (NETWORK_ERROR: a 500, a
+/// timeout) ends with an error-typed notification, PLAYBACK_ERROR, the warning nested inside; the
+/// `error` event was typed WARN.
+@Suite struct SessionErrorTypeTests {
+    @Test func aSessionEndedByAWarningEndsWithPlaybackError() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        server.setFault(.status(500), forPath: "/ts/v0/seg000.ts")
+        let run = await PlayerFixtures.playVirtual(server.url("/ts/v0/index.m3u8"), configure: { $0.mode = .demux })
+        #expect(run.report.finalStatus == .error)
+        #expect((run.report.error ?? "").contains("HTTP 500"), "\(run.report.error ?? "")")
+        let ended = run.events.compactMap { if case let .error(notification) = $0.kind { return notification } else { return nil } }
+        #expect(ended.count == 1)
+        #expect(ended.first?.type == .error && ended.first?.name == "PLAYBACK_ERROR")
+        #expect(ended.first?.innerNotification?.name == "NETWORK_ERROR")
+    }
+}

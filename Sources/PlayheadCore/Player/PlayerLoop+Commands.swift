@@ -220,6 +220,10 @@ extension MediaPlayer {
 
     /// Ends the session in error with `notification`.
     func fail(_ notification: PlayerNotification, now: Double) {
+        // What ends the session is an error: a warning that did (a timeout's NETWORK_ERROR) comes as
+        // PLAYBACK_ERROR with the warning inside, as the guide nests causes.
+        let notification = notification.type == .error ? notification
+            : PlayerNotification(code: .playbackError, metadata: notification.metadata, inner: notification, playerTime: now)
         qos.recordError()
         report.error = notification.metadata["DESCRIPTION"] ?? notification.name
         bus.post(.error(notification))
