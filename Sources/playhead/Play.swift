@@ -14,7 +14,8 @@ struct Play: AsyncParsableCommand {
         On the virtual clock (the default) the session runs as fast as the CPU allows and is deterministic: \
         transfers take the time the simulated link charges (a --trace, or a constant --bandwidth). On the \
         real clock frames are presented at wall-clock time and late frames are dropped. \
-        Exit status: 0 when playback completed or was stopped as asked, 1 when the session ended in error, 2 on usage errors.
+        Exit status: 0 when playback completed or was stopped as asked, 1 when the session ended in error, 2 on usage errors, \
+        128 + N when signal N (SIGINT, SIGTERM) stopped it (the report and outputs are still written).
         """
     )
 

@@ -76,9 +76,10 @@ extension MediaPlayer {
                 // Live, and the position is not in the window (not yet produced, or gone): start at the
                 // window's start or at the live start point, and say so rather than ignore the request.
                 start = requested < first.startSeconds ? (first.startSeconds, first.mediaSequence) : tracker.startPosition()
-                let window = tracker.seekableRange()
+                // The window a start may name: from its first segment to the live edge (a start is taken
+                // anywhere in a listed segment; the seekable range stops short of the edge).
                 let description = String(format: "the start position %g s is outside the live window (%g to %g s); starting at %g s",
-                                         requested, window.lowerBound, window.upperBound, start.seconds)
+                                         requested, first.startSeconds, tracker.liveEdgeSeconds, start.seconds)
                 notify(.seekError, metadata: [NotificationMetadataKey.description.rawValue: description], now: driver.now)
             } else {
                 start = tracker.startPosition()
