@@ -13,6 +13,8 @@ enum PendingTransfer {
     case playlist(attempt: Int)
     /// The media playlist of ladder rung `index`, wanted for a switch.
     case variantPlaylist(index: Int)
+    /// A redundant backup of the rung's media playlist, wanted for a failover.
+    case failoverPlaylist(url: String)
 }
 
 /// The player loop's state. Only the loop task touches it.
@@ -85,6 +87,13 @@ struct LoopState {
     /// The live playlist's reloads that failed in a row, the last failure, and when the next reload may
     /// start (half a target duration after a failure, as after a reload that changed nothing).
     var reloadFailures: (count: Int, last: String, retryAt: Double)?
+    /// The media playlists of the rung playing: the one in use and its redundant backups (variants of
+    /// the same BANDWIDTH), in playlist order.
+    var redundantURLs: [String] = []
+    /// Redundant playlists that failed since the rung last worked (a failure cycles through them once).
+    var failoverTried: Set<String> = []
+    /// A failover under way: the backup's URL, the segment to fetch again from it, and why.
+    var failover: (url: String, resume: SegmentRetry?, reason: String)?
     /// A switch waiting for its rung's playlist.
     var pendingSwitch: Int?
     /// Recent segment transfers, for the bandwidth estimate (most recent last).

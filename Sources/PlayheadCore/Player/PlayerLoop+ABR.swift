@@ -15,9 +15,21 @@ public struct ABRSettings: Sendable {
 
 /// The variants of the item, as the ABR controller sees them: by ascending bandwidth.
 struct VariantLadder {
-    /// Variants in ascending bandwidth order, with their URL resolved.
+    /// Rungs in ascending bandwidth order, each with the URL in use, resolved.
     var variants: [(bandwidth: Int, url: String)]
+    /// Each rung's redundant media playlists (variants of the same BANDWIDTH), in playlist order.
+    var redundant: [[String]]
     var bitsPerSecond: [Int] { variants.map(\.bandwidth) }
+
+    /// The ladder of `variants` (bandwidth and resolved URL, in playlist order): one rung per BANDWIDTH,
+    /// the first variant of it in use and the others its redundant backups.
+    init(grouping variants: [(bandwidth: Int, url: String)]) {
+        var rungs: [Int: [String]] = [:]
+        for variant in variants { rungs[variant.bandwidth, default: []].append(variant.url) }
+        let bandwidths = rungs.keys.sorted()
+        self.variants = bandwidths.map { ($0, rungs[$0]![0]) }
+        self.redundant = bandwidths.map { rungs[$0]! }
+    }
 }
 
 extension MediaPlayer {
@@ -83,6 +95,8 @@ extension MediaPlayer {
         let to = ladder.variants[index].bandwidth
         state.ladderIndex = index
         state.mediaURL = url
+        state.redundantURLs = ladder.redundant[index]
+        state.failoverTried = []
         report.mediaPlaylistURL = url
         report.variantBandwidth = to
         var tracker = LivePlaylistTracker(first: playlist, loadedAt: now)

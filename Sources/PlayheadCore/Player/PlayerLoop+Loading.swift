@@ -21,11 +21,12 @@ extension MediaPlayer {
                 noteRenditionsNotPlayed(multivariant)
                 state.importedVariables = multivariant.variableValues
                 let url: String
-                if abr != nil, multivariant.variants.count > 1 {
-                    let sorted = multivariant.variants.sorted { $0.bandwidth < $1.bandwidth }
-                    state.ladder = VariantLadder(variants: try sorted.map { ($0.bandwidth, try ResourceURL.resolve($0.uri, against: first.effectiveURL)) })
+                let resolved = try multivariant.variants.map { ($0.bandwidth, try ResourceURL.resolve($0.uri, against: first.effectiveURL)) }
+                if abr != nil, Set(multivariant.variants.map(\.bandwidth)).count > 1 {
+                    state.ladder = VariantLadder(grouping: resolved)
                     let index = decideVariant(now: driver.now) ?? 0
                     url = state.ladder!.variants[index].url
+                    state.redundantURLs = state.ladder!.redundant[index]
                     state.pendingSwitch = index
                 } else {
                     let index = try configuration.variant.pick(from: multivariant.variants, url: itemURL)
@@ -34,14 +35,10 @@ extension MediaPlayer {
                     qos.setProfileBitrate(variant.bandwidth)
                     bus.post(.bitrateChanged(fromBitsPerSecond: nil, toBitsPerSecond: variant.bandwidth, reason: "fixed"))
                     notify(.bitrateChange, metadata: ["BITRATE": String(variant.bandwidth)], now: now)
-                    url = try ResourceURL.resolve(variant.uri, against: first.effectiveURL)
+                    url = resolved[index].1
+                    state.redundantURLs = [url] + resolved.filter { $0.0 == variant.bandwidth && $0.1 != url }.map(\.1)
                 }
-                let second = try await network.fetch(url, range: nil, at: driver.now)
-                record(second)
-                driver.advance(by: second.seconds)
-                guard case let .media(playlist) = try parse(second) else {
-                    throw PlayheadError.unexpectedPlaylist(url: url, detail: "variant \(url) is not a media playlist")
-                }
+                let (second, playlist) = try await loadFirstMediaPlaylist(url)
                 media = playlist
                 mediaURL = second.effectiveURL
                 if let index = state.pendingSwitch {
@@ -109,7 +106,7 @@ extension MediaPlayer {
         bus.post(.custom(name: "renditionsNotPlayed", payload: ["renditions": unplayed.joined(separator: "; ")]))
     }
 
-    private func parse(_ transfer: NetworkTransfer) throws(PlayheadError) -> Playlist {
+    func parse(_ transfer: NetworkTransfer) throws(PlayheadError) -> Playlist {
         do {
             let parsed = try Playlist.parse(data: transfer.body,
                                             sources: VariableSources(playlistURL: transfer.url, imported: state.importedVariables))
@@ -122,7 +119,7 @@ extension MediaPlayer {
         }
     }
 
-    private func record(_ transfer: NetworkTransfer) {
+    func record(_ transfer: NetworkTransfer) {
         report.bytesDownloaded += transfer.body.count
         qos.recordTransfer(bytes: transfer.body.count, seconds: transfer.seconds, firstByteSeconds: transfer.firstByteSeconds,
                            isSegment: false)
@@ -154,7 +151,7 @@ extension MediaPlayer {
                 }
             } else if let cursor = state.adCursor {
                 await startAdSegment(cursor, attempt: 0, now: now)
-            } else if state.pendingSwitch == nil, let sequence = state.nextSequence, tracker.segment(mediaSequence: sequence) != nil,
+            } else if state.pendingSwitch == nil, state.failover == nil, let sequence = state.nextSequence, tracker.segment(mediaSequence: sequence) != nil,
                       !awaitsResolution(before: sequence) {
                 if let index = decideVariant(now: now) {
                     if !tracker.isLive, let cached = state.variantPlaylists[index] {
@@ -173,7 +170,7 @@ extension MediaPlayer {
             }
         }
         let reloading = state.transfers.values.contains { if case .playlist = $0 { return true } else { return false } }
-        if !reloading, let due = nextReloadTime(tracker), now >= due {
+        if !reloading, state.failover == nil, let due = nextReloadTime(tracker), now >= due {
             let id = nextTransferID()
             state.transfers[id] = .playlist(attempt: 0)
             let network = self.network, url = state.mediaURL
@@ -256,6 +253,10 @@ extension MediaPlayer {
             if attempt < configuration.fetchRetries, state.segmentFailuresInARow <= configuration.fetchRetries {
                 bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification.metadata, playerTime: now)))
                 state.segmentRetry = SegmentRetry(at: now + Double(1 << attempt), mediaSequence: sequence, attempt: attempt + 1, placement: placement)
+            } else if await failOver(after: error, resume: SegmentRetry(at: now, mediaSequence: sequence, attempt: 0, placement: placement), now: now) {
+                // A redundant backup of the rung: the segment is fetched again from its playlist.
+                bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification.metadata, playerTime: now)))
+                state.segmentFailuresInARow = 0
             } else {
                 fail(notification, now: now)
             }
@@ -271,6 +272,11 @@ extension MediaPlayer {
             let notification = notification(for: error, now: now)
             bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification.metadata, playerTime: now)))
             reloadFailed(error, now: now)
+            _ = await failOver(after: error, resume: nil, now: now)
+        case let (.failoverPlaylist, .success(transfer)):
+            await failoverArrived(transfer, now: now)
+        case let (.failoverPlaylist, .failure(error)):
+            await failoverFailed(error, now: now)
         case let (.variantPlaylist(index), .success(transfer)):
             state.pendingSwitch = nil
             record(transfer)
@@ -353,6 +359,7 @@ extension MediaPlayer {
     private func segmentArrived(_ sequence: Int, _ transfer: NetworkTransfer, placement: Placement, now: Double) {
         guard let tracker = state.tracker, let tracked = tracker.segment(mediaSequence: sequence) else { return }
         state.segmentFailuresInARow = 0
+        redundantRungWorked()
         recordSegment(transfer, mediaSequence: sequence, now: now)
         let presented = bufferSegment(transfer, tracked: tracked, placement: placement, now: now)
             .map { placement.timelineSpan(start: $0.start, end: $0.end) }
@@ -411,6 +418,7 @@ extension MediaPlayer {
         } catch {
             notify(.m3u8ParserError, metadata: ["DESCRIPTION": "\(error)", "URL": transfer.url], now: now)
             reloadFailed(error, now: now)
+            _ = await failOver(after: error, resume: nil, now: now)
             return
         }
         state.reloadFailures = nil

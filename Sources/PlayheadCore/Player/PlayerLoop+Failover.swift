@@ -1,0 +1,106 @@
+import PlayheadHLS
+import PlayheadNet
+
+/// Failover between redundant variants (F24; RFC 8216bis 6.3.3): variants of the same BANDWIDTH are
+/// one rung with backups. When the rung's media playlist cannot be loaded, or its segments keep
+/// failing after their retries, or its live reloads fail, the player loads the next backup's playlist
+/// and goes on from the same media sequence number. Each failure cycles through the backups once:
+/// when every one of them failed too, the session ends in error. There is no failback to the primary.
+extension MediaPlayer {
+    /// Loads the first media playlist at `url`, or at its redundant backups in turn when it fails.
+    /// - Throws: The last failure, when none could be loaded.
+    func loadFirstMediaPlaylist(_ url: String) async throws -> (NetworkTransfer, MediaPlaylist) {
+        var candidates = state.redundantURLs.isEmpty ? [url] : state.redundantURLs
+        if let start = candidates.firstIndex(of: url) { candidates = Array(candidates[start...] + candidates[..<start]) }
+        var lastError: any Error = PlayheadError.unexpectedPlaylist(url: url, detail: "no media playlist")
+        for (attempt, candidate) in candidates.enumerated() {
+            do {
+                let transfer = try await network.fetch(candidate, range: nil, at: driver.now)
+                record(transfer)
+                driver.advance(by: transfer.seconds)
+                guard case let .media(playlist) = try parse(transfer) else {
+                    throw PlayheadError.unexpectedPlaylist(url: candidate, detail: "variant \(candidate) is not a media playlist")
+                }
+                if attempt > 0 { announceFailover(from: candidates[attempt - 1], to: candidate, reason: "\(lastError)") }
+                return (transfer, playlist)
+            } catch {
+                lastError = error
+                guard attempt + 1 < candidates.count else { break }
+                let warning = notification(for: error, now: driver.now)
+                bus.post(.notification(PlayerNotification.make(.networkError, metadata: warning.metadata, playerTime: driver.now)))
+            }
+        }
+        throw lastError
+    }
+
+    /// Starts loading the next redundant media playlist of the rung playing, after `failure`; the
+    /// segment `resume` names is fetched again from it. False when no backup is left to try.
+    func failOver(after failure: any Error, resume: SegmentRetry?, now: Double) async -> Bool {
+        guard state.failover == nil, state.redundantURLs.count > 1 else { return false }
+        state.failoverTried.insert(state.mediaURL)
+        let urls = state.redundantURLs
+        let start = (urls.firstIndex(of: state.mediaURL) ?? -1) + 1
+        guard let next = (urls[start...] + urls[..<min(start, urls.count)]).first(where: { !state.failoverTried.contains($0) }) else {
+            return false
+        }
+        state.failover = (next, resume, "\(failure)")
+        let id = nextTransferID()
+        state.transfers[id] = .failoverPlaylist(url: next)
+        let network = self.network
+        await driver.start(id) { startedAt in
+            do throws(PlayheadError) { return .success(try await network.fetch(next, range: nil, at: startedAt)) } catch { return .failure(error) }
+        }
+        return true
+    }
+
+    /// The backup's playlist came: it replaces the rung's, and the segment that failed is fetched again.
+    func failoverArrived(_ transfer: NetworkTransfer, now: Double) async {
+        guard let failover = state.failover else { return }
+        record(transfer)
+        guard case let .media(playlist)? = try? parse(transfer) else {
+            return await failoverFailed(PlayheadError.unexpectedPlaylist(url: transfer.url, detail: "not a media playlist"), now: now)
+        }
+        state.failover = nil
+        let from = state.mediaURL
+        var tracker = LivePlaylistTracker(first: playlist, loadedAt: now)
+        if let old = state.tracker, old.isLive { tracker = tracker.aligned(to: old) }
+        state.tracker = tracker
+        state.mediaURL = transfer.effectiveURL
+        report.mediaPlaylistURL = transfer.effectiveURL
+        state.reloadFailures = nil
+        if let index = state.ladderIndex, state.ladder != nil {
+            state.ladder!.variants[index].url = failover.url
+            if !tracker.isLive { state.variantPlaylists[index] = (playlist, transfer.effectiveURL) }
+        }
+        announceFailover(from: from, to: transfer.effectiveURL, reason: failover.reason)
+        bus.post(.playlistLoaded(url: transfer.effectiveURL, segments: playlist.segments.count, changed: true))
+        if var resume = failover.resume {
+            resume.at = now
+            state.segmentRetry = resume
+        }
+    }
+
+    /// The backup failed too: on to the next one, or the session ends.
+    func failoverFailed(_ error: any Error, now: Double) async {
+        guard let failover = state.failover else { return }
+        state.failover = nil
+        state.failoverTried.insert(failover.url)
+        let warning = notification(for: error, now: now)
+        bus.post(.notification(PlayerNotification.make(.networkError, metadata: warning.metadata, playerTime: now)))
+        let from = state.mediaURL
+        state.mediaURL = failover.url
+        if await failOver(after: error, resume: failover.resume, now: now) { return }
+        state.mediaURL = from
+        fail(notification(for: error, now: now), now: now)
+    }
+
+    /// A `failover` event: the rung's playlist moved from `from` to its backup `to`.
+    private func announceFailover(from: String, to: String, reason: String) {
+        bus.post(.custom(name: "failover", payload: ["from": from, "to": to, "reason": reason]))
+    }
+
+    /// A segment or playlist of the rung worked: the next failure may cycle through every backup again.
+    func redundantRungWorked() {
+        if !state.failoverTried.isEmpty { state.failoverTried = [] }
+    }
+}
