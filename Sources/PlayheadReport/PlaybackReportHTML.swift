@@ -14,12 +14,16 @@ public enum PlaybackReportHTML {
     ///   - report: The session's report (`playhead play --report`, or the daemon's).
     ///   - events: The session's events in order (ads, lateness and throughput come from them).
     ///   - maxEventRows: Most rows in the events table.
+    ///   - partialNote: When set, the report is not final (a session still running, or one the daemon
+    ///     rebuilt after an interruption): said under the title.
     /// - Returns: The HTML document.
-    public static func render(report: PlaybackReport, events: [PlayerEvent], maxEventRows: Int = defaultMaxEventRows) -> String {
+    public static func render(report: PlaybackReport, events: [PlayerEvent], maxEventRows: Int = defaultMaxEventRows,
+                              partialNote: String? = nil) -> String {
         let timeline = ReportTimeline(report: report, events: events)
         var html = "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Playhead report: "
         html += HTML.escape(report.url) + "</title><style>" + style + "</style></head><body>"
         html += "<h1>Playback report</h1><p class=\"url\">" + HTML.escape(report.url) + "</p>"
+        if let partialNote { html += "<p class=\"partial\">" + HTML.escape(partialNote) + "</p>" }
         html += ReportTables.summary(report, timeline: timeline)
         html += "<h2>Charts</h2>"
         if timeline.lateness.isEmpty && timeline.dropped.isEmpty {
@@ -42,6 +46,7 @@ public enum PlaybackReportHTML {
     td.num{text-align:right;font-variant-numeric:tabular-nums}.note{color:#666}\
     svg .title{font-weight:600;font-size:13px}svg .tick,svg .legend{font-size:11px;fill:#444}\
     svg .grid{stroke:#e5e5e5}svg .axis{stroke:#888}svg .frame{fill:none;stroke:#888}\
-    div.chart{margin:8px 0 12px}code{font-size:12px;word-break:break-all}
+    div.chart{margin:8px 0 12px}code{font-size:12px;word-break:break-all}\
+    .partial{background:#fff4d6;border:1px solid #e0b84c;padding:4px 8px;display:inline-block}
     """
 }

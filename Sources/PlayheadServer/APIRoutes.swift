@@ -98,9 +98,16 @@ public enum APIRoutes {
         router.get("/v1/sessions/:id/report.html") { _, context in
             await HTTPReply.guarded {
                 let id = try context.parameters.require("id")
-                let (report, _) = try SessionReports.report(manager: manager, id: id)
+                let (report, partial) = try SessionReports.report(manager: manager, id: id)
                 let events = try SessionReports.events(manager: manager, id: id)
-                return HTTPReply.text(PlaybackReportHTML.render(report: report, events: events), contentType: "text/html; charset=utf-8")
+                // Not final: said on the page and in the header, as the JSON report does.
+                let note = partial ? "Partial report: " + (report.error?.hasPrefix("interrupted") == true
+                    ? "put together from the stored events and samples of an interrupted session."
+                    : "the session is still running; reload for the latest figures.") : nil
+                var response = HTTPReply.text(PlaybackReportHTML.render(report: report, events: events, partialNote: note),
+                                              contentType: "text/html; charset=utf-8")
+                if partial { response.headers[HTTPFields.Element.Name("X-Playhead-Partial")!] = "true" }
+                return response
             }
         }
         return router

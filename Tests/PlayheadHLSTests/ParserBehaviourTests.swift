@@ -105,6 +105,12 @@ private func media(_ text: String) throws -> (MediaPlaylist, [PlaylistWarning]) 
         #expect(parsed.warnings.filter { $0.code == "extinf-exceeds-target-duration" }.map(\.line) == [5])
     }
 
+    @Test func aNegativeEXTINFCountsAsZeroInTheTotal() throws {
+        let parsed = try Playlist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXTINF:-2,\nb.ts\n#EXT-X-ENDLIST\n")
+        #expect(parsed.playlist.media?.segments.map(\.duration) == [4, -2])
+        #expect(parsed.playlist.media?.totalDurationSeconds == 4)
+    }
+
     @Test func byteRangesAreResolved() throws {
         let (m, _) = try media("""
         #EXTM3U

@@ -106,6 +106,10 @@ struct DaemonShutdownTests {
         #expect((running.fields["mediaPlaylistURL"] as? String)?.hasSuffix(".m3u8") == true)
         #expect(((running.fields["manifestSeconds"] as? Double) ?? 0) > 0)
         #expect((running.fields["framesPresented"] as? [String: Int])?.values.reduce(0, +) ?? 0 > 0)
+        // The HTML page says so too (it showed "Final status playing" with no hint).
+        let page = try daemon.send("GET", "/v1/sessions/\(id)/report.html")
+        #expect(page.headers["x-playhead-partial"] == "true")
+        #expect(page.text.contains("Partial report: the session is still running"))
         let information = running.fields["playbackInformation"] as? [String: Any]
         #expect(running.fields["bytesDownloaded"] as? Int == information?["bytesDownloaded"] as? Int)
 

@@ -94,6 +94,7 @@ public struct MediaPlaylist: Sendable, Equatable, Codable {
         self.trailingTags = trailingTags
     }
 
-    /// Sum of the segment durations in seconds.
-    public var totalDurationSeconds: Double { segments.reduce(0) { $0 + $1.duration } }
+    /// Sum of the segment durations in seconds, a negative EXTINF counting as 0 (as on the player's
+    /// timeline; the segment keeps the value it was given).
+    public var totalDurationSeconds: Double { segments.reduce(0) { $0 + max(0, $1.duration) } }
 }
