@@ -94,6 +94,10 @@ struct LoopState {
     var failoverTried: Set<String> = []
     /// A failover under way: the backup's URL, the segment to fetch again from it, and why.
     var failover: (url: String, resume: SegmentRetry?, reason: String)?
+    /// Ads (`breakId#adIndex`) and breaks already completed at a stall right after their last frame
+    /// (their events are not posted again when the next frame comes).
+    var adsEndedEarly: Set<String> = []
+    var breaksEndedEarly: Set<String> = []
     /// A switch waiting for its rung's playlist.
     var pendingSwitch: Int?
     /// Recent segment transfers, for the bandwidth estimate (most recent last).

@@ -184,8 +184,13 @@ extension MediaPlayer {
     /// A seek while an ad plays leaves it: adSkipped, and the break completes.
     private func leaveAdForSeek() {
         if let last = state.lastPresented[masterKind], case let .ad(breakId, adIndex) = last.source {
-            leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: last.stamp, completed: false)
-            if let index = state.timeline.index(ofBreak: breakId) { bus.post(.adBreakCompleted(breakId: breakId, breakIndex: index)) }
+            // An ad (and break) that completed at a stall before the seek is not left again.
+            if state.adsEndedEarly.remove("\(breakId)#\(adIndex)") == nil {
+                leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: last.stamp, completed: false)
+            }
+            if state.breaksEndedEarly.remove(breakId) == nil, let index = state.timeline.index(ofBreak: breakId) {
+                bus.post(.adBreakCompleted(breakId: breakId, breakIndex: index))
+            }
         }
         state.lastPresented = [:]
     }

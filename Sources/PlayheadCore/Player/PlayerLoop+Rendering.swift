@@ -260,6 +260,7 @@ extension MediaPlayer {
             }
             return
         }
+        completeAdBeforeStall()
         state.watchedSeconds += max(0, end - state.anchorPosition)
         state.anchorPosition = end
         state.anchorTime = at

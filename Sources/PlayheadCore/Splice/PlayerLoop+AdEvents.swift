@@ -16,8 +16,10 @@ extension MediaPlayer {
         if previous?.source != item.source {
             if case let .ad(breakId, adIndex)? = previous?.source {
                 recordBoundary(breakId, master ? \.lastAd : \.lastAdAudio, previous!.stamp)
-                if master { leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: previous!.stamp, completed: true) }
-                if master, item.source.breakId != breakId { leaveBreak(breakId) }
+                if master, state.adsEndedEarly.remove("\(breakId)#\(adIndex)") == nil {
+                    leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: previous!.stamp, completed: true)
+                }
+                if master, item.source.breakId != breakId, state.breaksEndedEarly.remove(breakId) == nil { leaveBreak(breakId) }
                 if !item.source.isAd { recordBoundary(breakId, master ? \.firstContentAfter : \.firstContentAudioAfter, stamp) }
             }
             if case let .ad(breakId, adIndex) = item.source {
@@ -51,9 +53,28 @@ extension MediaPlayer {
         for (kind, presented) in state.lastPresented where kind != masterKind && presented.source.breakId == breakId {
             recordBoundary(breakId, \.lastAdAudio, presented.stamp)
         }
-        leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: last.stamp, completed: true)
-        leaveBreak(breakId)
+        if state.adsEndedEarly.remove("\(breakId)#\(adIndex)") == nil {
+            leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: last.stamp, completed: true)
+        }
+        if state.breaksEndedEarly.remove(breakId) == nil { leaveBreak(breakId) }
         state.lastPresented = [:]
+    }
+
+    /// Playback stalls right after an ad's last frame (live: content resumes at the cue's end, which is
+    /// not out yet): the ad completes at its end, and its break with it when it was the last ad, not
+    /// when the next frame comes seconds later. The boundary still records that next frame.
+    func completeAdBeforeStall() {
+        guard let last = state.lastPresented[masterKind], case let .ad(breakId, adIndex) = last.source,
+              !state.adsEndedEarly.contains("\(breakId)#\(adIndex)"),
+              let info = adInfo(breakId: breakId, adIndex: adIndex, offset: last.stamp.sourceSeconds + last.stamp.durationSeconds,
+                                pts: last.stamp.ptsSeconds),
+              info.offsetSeconds >= info.durationSeconds - last.stamp.durationSeconds / 2 else { return }
+        leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: last.stamp, completed: true)
+        state.adsEndedEarly.insert("\(breakId)#\(adIndex)")
+        if adIndex == state.timeline.breaks[info.breakIndex].ads.count - 1 {
+            leaveBreak(breakId)
+            state.breaksEndedEarly.insert(breakId)
+        }
     }
 
     /// The ad-event description of ad `adIndex` of break `breakId` at a presented frame.
