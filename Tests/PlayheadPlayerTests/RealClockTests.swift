@@ -8,19 +8,35 @@ import Testing
 /// Playback on the real clock: rate, and a live sliding window written by ffmpeg in real time.
 @Suite struct RealClockTests {
     /// Plays `url` on the real clock.
-    func playReal(_ url: String, rate: Double = 1, maxSessionSeconds: Double? = nil) async -> (PlaybackReport, [PlayerEvent]) {
+    func playReal(_ url: String, rate: Double = 1, maxSessionSeconds: Double? = nil,
+                  scheduled: [ScheduledCommand] = []) async -> (PlaybackReport, [PlayerEvent]) {
         MediaLog.level = .quiet
         var configuration = PlayerConfiguration()
         configuration.rate = rate
         let client = HTTPClient()
         defer { client.shutdown() }
         let player = MediaPlayer(url: url, configuration: configuration, driver: RealTimeDriver(),
-                                 network: LiveNetwork(client: client))
+                                 network: LiveNetwork(client: client), scheduled: scheduled)
         let collected = Collected()
         let subscription = player.bus.subscribe { collected.append($0) }
         let report = await player.run(maxSessionSeconds: maxSessionSeconds)
         subscription.cancel()
         return (report, collected.events)
+    }
+
+    /// On the real clock a turn's work takes time: its events carry the turn's time, the time the
+    /// report's records use. A seek past the end completed at one time in the report and up to a tenth
+    /// of a second later in the events.
+    @Test func eventsAndTheReportDateASeekPastTheEndAlike() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let (report, events) = await playReal(server.url("/fmp4/v3/index.m3u8"), maxSessionSeconds: 20,
+                                              scheduled: [.init(atPositionSeconds: 1, action: .seek(toSeconds: 1000))])
+        #expect(report.finalStatus == .completed, "\(report.error ?? "")")
+        let seekCompleted = try #require(events.first { if case .seekCompleted = $0.kind { return true } else { return false } })
+        #expect(report.seeks.first?.completedAt == seekCompleted.playerTime)
+        let completed = try #require(events.first { if case .statusChanged(_, .completed) = $0.kind { return true } else { return false } })
+        #expect(report.statuses.last?.playerTime == completed.playerTime)
     }
 
     @Test func rateTwoPlaysTenSecondsOfMediaInAboutFive() async throws {

@@ -21,6 +21,8 @@ public final class MediaPlayer: @unchecked Sendable {
 
     private let inboxLock = NSLock()
     private var inbox: [PlayerCommand] = []
+    /// The session time events are stamped with while the loop works at one instant.
+    let eventTime: EventTime
     /// The loop, waiting for a command (``PlayerConfiguration/externallyControlled``).
     private var commandWaiter: CheckedContinuation<Void, Never>?
     private var snapshot = Snapshot()
@@ -69,7 +71,9 @@ public final class MediaPlayer: @unchecked Sendable {
         decoder = RenditionDecoder(options: options)
         buffer = PlaybackBuffer(backBufferSeconds: configuration.buffer.backBufferSeconds)
         report = PlaybackReport(url: url, clock: driver.isVirtual ? "virtual" : "real", mode: configuration.mode.rawValue)
-        bus = EventBus(clock: { [driver] in driver.now }, wallClock: { driver.isVirtual ? nil : Date() })
+        let eventTime = EventTime()
+        self.eventTime = eventTime
+        bus = EventBus(clock: { [driver] in eventTime.turn ?? driver.now }, wallClock: { driver.isVirtual ? nil : Date() })
         if let settings = configuration.abr, let policy = settings.customPolicy ?? ABRPolicies.make(settings.policy) {
             abr = ABRController(policy: policy, controls: settings.controls)
         }
@@ -174,4 +178,17 @@ public final class MediaPlayer: @unchecked Sendable {
     public func convertToLocalTime(_ seconds: Double) -> Double { timeline.convertToLocalTime(seconds) }
     /// QoS at the last loop turn.
     public var playbackInformation: PlaybackInformation? { inboxLock.withLock { snapshot.information } }
+}
+
+/// The session time of the loop's turn: events posted during a turn carry the time the turn works at,
+/// the time the report's records use (on the real clock the turn's work takes time; events were
+/// stamped up to a tenth of a second later than the seek or completion the report dated).
+final class EventTime: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Double?
+    /// The turn's time, or nil between turns (the driver's clock then).
+    var turn: Double? {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
 }

@@ -12,6 +12,7 @@ extension MediaPlayer {
         var lastTime = -1.0, turnsWithoutProgress = 0
         while !state.finished {
             let now = driver.now
+            eventTime.turn = now
             // A virtual run that keeps turning without time moving is a bug; end it rather than spin.
             turnsWithoutProgress = now == lastTime ? turnsWithoutProgress + 1 : 0
             lastTime = now
@@ -36,13 +37,16 @@ extension MediaPlayer {
                 continue
             }
             let deadline = nextDeadline(now: now, limit: maxSessionSeconds)
+            eventTime.turn = nil
             let completed = await driver.wait(until: deadline)
+            eventTime.turn = driver.now
             if completed.isEmpty, deadline == nil, driver.isVirtual, state.transfers.isEmpty {
                 fail(PlayerNotification.make(.playbackError, metadata: ["DESCRIPTION": "nothing left to wait for on the virtual clock (paused with no resume?)"], playerTime: driver.now), now: driver.now)
                 break
             }
             for (id, result) in completed { await handle(id, result) }
         }
+        eventTime.turn = nil
         return finishReport()
     }
 
