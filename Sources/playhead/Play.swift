@@ -64,7 +64,7 @@ struct Play: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Stop after this many seconds of session time.")
     var duration: Double?
 
-    @Option(parsing: .unconditional, help: "Start position, seconds.")
+    @Option(parsing: .unconditional, help: "Start position, seconds of content (ads not counted; the breaks before it are not played). --seek and --pause count on the playback timeline, ads included.")
     var start: Double?
 
     @Option(parsing: .unconditionalSingleValue, help: "AT:TO — when the playhead reaches AT seconds by playing, seek to TO (repeatable; an AT that the start position or a seek jumps over waits until the playhead plays through it).")

@@ -40,7 +40,7 @@ import Testing
     @Test func aStartPositionPastTheEndIsAnError() async throws {
         let report = try await play(start: 999)
         #expect(report.finalStatus == .error)
-        #expect(report.error?.contains("the start position 999 s is outside the item (0 to 30 s)") == true, "\(report.error ?? "")")
+        #expect(report.error?.contains("the start position 999 s is outside the item (0 to 30 s of content)") == true, "\(report.error ?? "")")
         #expect(report.segmentsDownloaded == 0)
     }
 

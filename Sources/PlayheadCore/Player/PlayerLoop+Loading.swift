@@ -68,7 +68,7 @@ extension MediaPlayer {
             } else if let requested = configuration.startSeconds, !tracker.isLive {
                 // A VOD start position outside the item is a mistake to report, not to play past.
                 let end = tracker.segments.last?.endSeconds ?? 0
-                throw PlayheadError.unexpectedPlaylist(url: mediaURL, detail: String(format: "the start position %g s is outside the item (0 to %g s)", requested, end))
+                throw PlayheadError.unexpectedPlaylist(url: mediaURL, detail: String(format: "the start position %g s is outside the item (0 to %g s of content)", requested, end))
             } else if let requested = configuration.startSeconds, let first = tracker.segments.first {
                 // Live, and the position is not in the window (not yet produced, or gone): start at the
                 // window's start or at the live start point, and say so rather than ignore the request.
