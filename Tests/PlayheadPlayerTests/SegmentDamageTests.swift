@@ -35,3 +35,22 @@ import Testing
         #expect(ended.first?.innerNotification?.name == "NETWORK_ERROR")
     }
 }
+
+/// Damage the decoders find (frames decoded with concealed errors after a segment cut short) is in
+/// the report too, naming the segment; `play` reported only what the demuxer found.
+@Suite struct DecodeDamageTests {
+    @Test func concealedErrorsAreReportedAsDamage() async throws {
+        let folder = NSTemporaryDirectory() + "playhead-short-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: PlayerFixtures.streams + "/ts/v1", toPath: folder + "/v1")
+        // An honest truncation: the file itself is short (its Content-Length matches).
+        let cut = folder + "/v1/seg003.ts"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: cut))
+        try bytes.prefix(200_003).write(to: URL(fileURLWithPath: cut))
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(server.url("/v1/index.m3u8"))
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        #expect(run.report.damage.contains { $0.contains("/v1/seg00") && $0.contains("video decoder") }, "\(run.report.damage)")
+    }
+}

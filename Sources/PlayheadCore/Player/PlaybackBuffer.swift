@@ -12,6 +12,8 @@ final class BufferedSegment {
     let timelineEnd: Double
     /// Bytes fetched for it.
     let byteCount: Int
+    /// The URL it was fetched from (damage found while decoding names it).
+    let url: String
     /// Its source and where that source sits on the timeline.
     let placement: Placement
     /// The key its timestamps are anchored under: its discontinuity sequence, or the key of an
@@ -21,7 +23,8 @@ final class BufferedSegment {
     var nextPacket = 0
 
     init(demuxed: DemuxedSegment, tracked: TrackedSegment, timelineStart: Double, timelineEnd: Double, byteCount: Int,
-         placement: Placement, anchorKey: Int? = nil) {
+         placement: Placement, anchorKey: Int? = nil, url: String? = nil) {
+        self.url = url ?? tracked.segment.uri
         self.placement = placement
         self.anchorKey = anchorKey ?? tracked.discontinuitySequence
         self.demuxed = demuxed

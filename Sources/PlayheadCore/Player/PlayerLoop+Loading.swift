@@ -347,7 +347,7 @@ extension MediaPlayer {
             let onTimeline = placement.timelineSpan(start: start, end: end)
             buffer.append(BufferedSegment(demuxed: demuxed, tracked: tracked, timelineStart: onTimeline.start,
                                           timelineEnd: onTimeline.end, byteCount: transfer.body.count, placement: placement,
-                                          anchorKey: key))
+                                          anchorKey: key, url: transfer.url))
             return (start, end)
         } catch {
             report.damage.append("\(transfer.url): \(error.description)")

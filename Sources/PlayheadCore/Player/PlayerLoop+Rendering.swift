@@ -54,8 +54,23 @@ extension MediaPlayer {
                     queuePacket(item, from: segment, now: now)
                 }
             } else {
+                let known = segment.demuxed.damage.count
                 decoder(for: segment.placement.source).decode(packet, in: segment.demuxed) { queueFrame($0, from: segment, now: now) }
+                reportDecodeDamage(of: segment, after: known, now: now)
             }
+        }
+    }
+
+    /// Damage the decoders found in `segment` (concealed errors, undecodable packets) past the first
+    /// `known` items: into the report and an HLS_SEGMENT_ERROR, as `frames` reports it (play reported
+    /// only what the demuxer found).
+    func reportDecodeDamage(of segment: BufferedSegment, after known: Int, now: Double) {
+        let damage = segment.demuxed.damage
+        guard damage.count > known else { return }
+        let url = segment.url
+        for item in damage[known...] {
+            report.damage.append("\(url): \(item)")
+            notify(.hlsSegmentError, metadata: ["URL": url, "DESCRIPTION": item.description], now: now)
         }
     }
 
