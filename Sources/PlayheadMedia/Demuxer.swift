@@ -162,7 +162,8 @@ public final class Demuxer {
             codecName: String(cString: avcodec_get_name(par.codec_id)),
             timeBase: Rational(stream.pointee.time_base), frameRate: rate,
             width: Int(par.width), height: Int(par.height),
-            sampleRate: Int(par.sample_rate), channels: Int(par.ch_layout.nb_channels))
+            sampleRate: Int(par.sample_rate), channels: Int(par.ch_layout.nb_channels),
+            ptsWrapBits: Int(stream.pointee.pts_wrap_bits))
     }
 }
 

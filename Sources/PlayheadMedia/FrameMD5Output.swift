@@ -1,13 +1,18 @@
-/// Turns decoded frames into FFmpeg `framemd5` text, mapping timestamps the way the ffmpeg CLI does
-/// by default: counted from the input's earliest timestamp, video in `1/frame rate`, audio in
-/// `1/sample rate`. The header waits for the end of the first segment (its streams give the frame
+/// Turns decoded frames into FFmpeg `framemd5` text, mapping timestamps the way the ffmpeg 5.1 CLI does
+/// by default: counted from the input's start time, video in `1/frame rate` (rounded to the nearest
+/// frame, as its variable-frame-rate sync does), audio in `1/sample rate`. The start time is the
+/// earliest timestamp of every stream; for MPEG-TS (timestamps that wrap, below 64 bits) the CLI
+/// corrects it to the streams it outputs (`-map 0:v`: the video's own start), for fMP4 it does not. The header waits for the end of the first segment (its streams give the frame
 /// rate) and for the first frame of each wanted kind (picture size, sample rate); frames that come
 /// before it are held back and written with it.
 public final class FrameMD5Output {
     private let kinds: [MediaKind]
     private let software: String
     private let write: (String) -> Void
-    private var startSeconds: Double?
+    /// The first segment's earliest timestamp of each kind, seconds.
+    private var starts: [MediaKind: Double] = [:]
+    /// Whether the container's timestamps wrap below 64 bits (MPEG-TS).
+    private var wrapsBelow64 = false
     private var startFixed = false
     private var frameRate: Rational?
     private var streams: [MediaKind: DecodedFrame] = [:]   // first frame of each kind
@@ -25,11 +30,18 @@ public final class FrameMD5Output {
         self.write = write
     }
 
-    /// Notes a demuxed packet: the earliest packet timestamp of the first segment is the input's start time.
+    /// Notes a demuxed packet: the earliest packet timestamps of the first segment give the input's start time.
     public func note(_ packet: Packet) {
         guard !startFixed, let pts = packet.pts else { return }
         let seconds = Double(pts) * packet.timeBase.doubleValue
-        startSeconds = min(startSeconds ?? seconds, seconds)
+        starts[packet.kind] = min(starts[packet.kind] ?? seconds, seconds)
+    }
+
+    /// The start time timestamps count from: the earliest of every stream, or for MPEG-TS of the kinds
+    /// written (the ffmpeg CLI's start-time correction for the streams it uses).
+    private var startSeconds: Double? {
+        let used = wrapsBelow64 ? starts.filter { kinds.contains($0.key) } : starts
+        return (used.isEmpty ? starts : used).values.min()
     }
 
     /// Notes a segment's streams: the video frame rate sets the video time base.
@@ -38,6 +50,7 @@ public final class FrameMD5Output {
     /// Notes a segment's streams (call after its packets): the first segment fixes the start time,
     /// and its video frame rate sets the video time base.
     public func note(streams: [StreamInfo]) {
+        if !startFixed { wrapsBelow64 = streams.contains { $0.ptsWrapBits < 64 } }
         startFixed = true
         if frameRate == nil { frameRate = streams.first { $0.kind == .video }?.frameRate }
         if !headerWritten, kinds.allSatisfy({ self.streams[$0] != nil }) { flushHeader() }
@@ -87,13 +100,7 @@ public final class FrameMD5Output {
         guard let index = present.firstIndex(of: frame.kind), let stream = described[frame.kind] else { return }
         let outUnit = stream.timeBase.doubleValue
         let seconds = (frame.ptsSeconds ?? 0) - (startSeconds ?? 0)
-        // Video alone: rounded down onto the output frame grid, which reproduces ffmpeg 5.1's columns for
-        // TS renditions (for fMP4 its CLI rounds the sub-frame start offset up instead, so there the
-        // timestamp columns can be one frame lower than ffmpeg's; hash and size columns are exact).
-        // Video with audio: rounded to the nearest frame, as ffmpeg 5.1 does then (checked on TS and fMP4).
-        let units = seconds / outUnit
-        let nearest = frame.kind != .video || present.contains(.audio)
-        let pts = Int64(nearest ? units.rounded() : (units + 1e-6).rounded(.down))
+        let pts = Int64((seconds / outUnit).rounded())
         let duration = frame.kind == .video ? 1 : Int64(frame.sampleCount)
         let line = FrameMD5Writer.line(stream: index, pts: pts, duration: duration, size: frame.hashedSize, md5: frame.md5!)
         guard present.count > 1 else { return write(line) }

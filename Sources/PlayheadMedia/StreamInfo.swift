@@ -64,4 +64,7 @@ public struct StreamInfo: Sendable, Equatable {
     public var sampleRate: Int
     /// Channel count (audio only), 0 when unknown.
     public var channels: Int
+    /// Bits of the container's timestamps before they wrap: 33 for MPEG-TS, 64 for MP4 (the ffmpeg
+    /// CLI corrects an input's start time to the streams it uses only below 64).
+    public var ptsWrapBits: Int = 64
 }
