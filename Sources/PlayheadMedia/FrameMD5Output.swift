@@ -14,6 +14,8 @@ public final class FrameMD5Output {
     /// Whether the container's timestamps wrap below 64 bits (MPEG-TS).
     private var wrapsBelow64 = false
     private var startFixed = false
+    /// A segment's streams were noted (the frame rate and the container are known).
+    private var streamsNoted = false
     private var frameRate: Rational?
     private var streams: [MediaKind: DecodedFrame] = [:]   // first frame of each kind
     private var described: [MediaKind: FrameMD5Writer.Stream] = [:]
@@ -47,11 +49,12 @@ public final class FrameMD5Output {
     /// Notes a segment's streams: the video frame rate sets the video time base.
     public func note(_ report: SegmentDecodeReport) { note(streams: report.streams) }
 
-    /// Notes a segment's streams (call after its packets): the first segment fixes the start time,
-    /// and its video frame rate sets the video time base.
+    /// Notes a segment's streams (before or after its packets): the first segment's tell the container,
+    /// and its video frame rate sets the video time base. The start time is fixed when the header is
+    /// written, from the packets noted by then.
     public func note(streams: [StreamInfo]) {
-        if !startFixed { wrapsBelow64 = streams.contains { $0.ptsWrapBits < 64 } }
-        startFixed = true
+        if !streamsNoted { wrapsBelow64 = streams.contains { $0.ptsWrapBits < 64 } }
+        streamsNoted = true
         if frameRate == nil { frameRate = streams.first { $0.kind == .video }?.frameRate }
         if !headerWritten, kinds.allSatisfy({ self.streams[$0] != nil }) { flushHeader() }
     }
@@ -64,7 +67,7 @@ public final class FrameMD5Output {
         } else {
             if streams[frame.kind] == nil { streams[frame.kind] = frame }
             held.append(frame)
-            if startFixed, kinds.allSatisfy({ streams[$0] != nil }) { flushHeader() }
+            if streamsNoted, kinds.allSatisfy({ streams[$0] != nil }) { flushHeader() }
         }
     }
 
@@ -79,6 +82,7 @@ public final class FrameMD5Output {
 
     private func flushHeader() {
         headerWritten = true
+        startFixed = true
         for kind in present { described[kind] = describe(streams[kind]!) }
         write(FrameMD5Writer(streams: present.map { described[$0]! }).header(software: software))
         let pending = held

@@ -4,14 +4,20 @@ import Testing
 
 /// `playhead play`: framemd5 of a full play, event logs, report, dumps and exit codes.
 @Suite struct PlayCommandTests {
-    @Test func framemd5OfAFullPlayEqualsFFmpegsForTheForcedRendition() async throws {
+    /// The whole text, timestamp columns included (they counted from 0 of the media clock, 44 frames
+    /// in, where ffmpeg counts from the input's start time).
+    @Test(arguments: ["ts", "fmp4"])
+    func framemd5OfAFullPlayEqualsFFmpegsForTheForcedRendition(container: String) async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }
-        let ours = await CLI.run(CLI.playhead, ["play", server.url("/ts/master.m3u8"), "--variant", "2", "--framemd5", "-", "--report", "/dev/null"])
+        let ours = await CLI.run(CLI.playhead, ["play", server.url("/\(container)/master.m3u8"), "--variant", "2", "--framemd5", "-",
+                                                "--report", "/dev/null"])
         #expect(ours.status == 0, "\(ours.stderr)")
-        let reference = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", server.url("/ts/v2/index.m3u8"), "-map", "0:v", "-f", "framemd5", "-"])
+        let reference = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", server.url("/\(container)/v2/index.m3u8"),
+                                                 "-map", "0:v", "-f", "framemd5", "-"])
         #expect(CLI.hashes(reference.stdout).count == 900)
-        #expect(CLI.hashes(ours.stdout) == CLI.hashes(reference.stdout))
+        let strip: (String) -> [String] = { $0.split(separator: "\n").filter { !$0.hasPrefix("#software") }.map(String.init) }
+        #expect(strip(ours.stdout) == strip(reference.stdout))
     }
 
     @Test func eventLogsOfTwoVirtualRunsAreEqualWithoutWallClockFields() async throws {

@@ -79,7 +79,8 @@ public final class MediaPlayer: @unchecked Sendable {
         }
     }
 
-    /// Hooks for frame output (framemd5, tests): presented frames, each segment's streams, each packet.
+    /// Hooks for frame output (framemd5, tests): presented frames, each segment's streams and then its
+    /// packets, as the segment is demuxed.
     public func observeFrames(streams: @escaping ([StreamInfo]) -> Void, packets: @escaping (Packet) -> Void,
                               presented: @escaping (DecodedFrame) -> Void) {
         onSegmentStreams = streams

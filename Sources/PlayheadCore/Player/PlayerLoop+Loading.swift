@@ -321,6 +321,9 @@ extension MediaPlayer {
         do {
             let demuxed = try decoder(for: placement.source).demux(transfer.body, discontinuity: tracked.segment.discontinuity)
             onSegmentStreams?(demuxed.streams)
+            // Every packet of the segment, as it is demuxed (framemd5 takes the input's start time from
+            // the first segment's; handed out as they were decoded, the start came too late).
+            if let onPacket { demuxed.packets.forEach(onPacket) }
             // What the demuxer met inside a segment it could still read (corrupt or cut packets):
             // recorded as `frames` records it (it was dropped, and the lost media went unreported).
             for item in demuxed.damage {

@@ -42,12 +42,10 @@ extension MediaPlayer {
                 }
             }
             state.decodingSegment = segment
-            onPacket?(packet)
             if configuration.mode == .demux {
                 // Packets come in decode order; present a whole segment's worth in presentation order.
                 var packets = [packet]
                 while let (next, _) = buffer.nextPacket(within: segment) {
-                    onPacket?(next)
                     packets.append(next)
                 }
                 for item in packets.sorted(by: { ($0.pts ?? .min) < ($1.pts ?? .min) }) {
