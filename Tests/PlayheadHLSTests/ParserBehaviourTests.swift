@@ -78,7 +78,7 @@ private func media(_ text: String) throws -> (MediaPlaylist, [PlaylistWarning]) 
         } catch {
             #expect(error.line == 4)
             #expect(error.code == "undefined-variable")
-            #expect(error.description.contains("IMPORT=\"host\": the multivariant playlist defines no variable host"), "\(error.description)")
+            #expect(error.description.contains("IMPORT=\"host\": no multivariant playlist that led here defines host"), "\(error.description)")
         }
         let lenient = try Playlist.parse(text)
         #expect(lenient.playlist.media?.segments.first?.uri == "http://{$host}/a.ts")

@@ -119,3 +119,60 @@ extension FailoverTests {
         #expect(report.rebuffers.isEmpty, "\(report.rebuffers)")
     }
 }
+
+/// Answers `/a/…` from `/c/…` as a redirect would: the transfer's effective URL is `/c/…`.
+struct RedirectingNetwork: PlayerNetwork {
+    let inner: SimulatedNetwork
+
+    func fetch(_ url: String, range: ByteRangeRequest?, at sessionSeconds: Double) async throws(PlayheadError) -> NetworkTransfer {
+        guard url.hasSuffix("/a/index.m3u8") else { return try await inner.fetch(url, range: range, at: sessionSeconds) }
+        let target = url.replacingOccurrences(of: "/a/index.m3u8", with: "/c/index.m3u8")
+        var transfer = try await inner.fetch(target, range: range, at: sessionSeconds)
+        transfer.url = url
+        return transfer
+    }
+}
+
+extension FailoverTests {
+    /// `a/index.m3u8` redirects to `c/`, whose segment 2 fails: the rung fails over to `b` once. It
+    /// compared the redirected URL with the listed ones, never marked `a` tried and failed over to
+    /// itself for ever.
+    @Test func aRedirectedPlaylistFailsOverToItsBackupOnce() async throws {
+        try await serve { server in
+            let folder = server.root
+            try FileManager.default.copyItem(atPath: folder + "/a", toPath: folder + "/c")
+            server.setFault(.status(500), forPath: "/c/seg002.ts")
+            let client = HTTPClient()
+            defer { client.shutdown() }
+            var configuration = PlayerConfiguration()
+            configuration.mode = .demux
+            let player = MediaPlayer(url: server.url("/master.m3u8"), configuration: configuration, driver: VirtualTimeDriver(),
+                                     network: RedirectingNetwork(inner: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50))))
+            let collected = Collected()
+            let subscription = player.bus.subscribe { collected.append($0) }
+            let report = await player.run(maxSessionSeconds: 300)
+            subscription.cancel()
+            let run = PlayerFixtures.Run(report: report, events: collected.events, presented: [])
+            #expect(report.finalStatus == .completed, "\(report.error ?? "")")
+            #expect(failovers(run).map { $0["to"] } == [server.url("/b/index.m3u8")])
+            #expect(report.framesPresented["video"] == 900)
+        }
+    }
+
+    /// The backup numbers its segments from 100: the failed segment is the backup's at the same time.
+    /// It was looked for by its number, not found, and the session waited for ever, its memory growing.
+    @Test func aBackupNumberedOtherwiseGoesOnFromTheSameTime() async throws {
+        try await serve { server in
+            let playlist = server.root + "/b/index.m3u8"
+            let text = try String(contentsOfFile: playlist, encoding: .utf8)
+            try text.replacingOccurrences(of: "#EXT-X-MEDIA-SEQUENCE:0", with: "#EXT-X-MEDIA-SEQUENCE:100")
+                .write(toFile: playlist, atomically: true, encoding: .utf8)
+            server.setFault(.status(404), forPath: "/a/seg002.ts")
+            let run = await PlayerFixtures.playVirtual(server.url("/master.m3u8"), configure: { $0.mode = .demux }, maxSessionSeconds: 300)
+            #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+            #expect(run.report.framesPresented["video"] == 900)
+            let loaded = run.events.compactMap { if case let .segmentLoaded(url, sequence, _, _, _) = $0.kind { return (url, sequence) } else { return nil } }
+            #expect(loaded.filter { $0.0.contains("/b/") }.map(\.1) == Array(102..<108))
+        }
+    }
+}

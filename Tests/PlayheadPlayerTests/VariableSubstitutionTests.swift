@@ -67,7 +67,7 @@ import Testing
         try await serve { server in
             let run = await PlayerFixtures.playVirtual(server.url("/media.m3u8?dir=v0"), configure: { $0.mode = .demux })
             #expect(run.report.finalStatus == .error)
-            #expect((run.report.error ?? "").contains("IMPORT=\"prefix\": the multivariant playlist defines no variable prefix"), "\(run.report.error ?? "")")
+            #expect((run.report.error ?? "").contains("IMPORT=\"prefix\": no multivariant playlist that led here defines prefix"), "\(run.report.error ?? "")")
         }
     }
 }

@@ -90,6 +90,14 @@ struct LoopState {
     /// The media playlists of the rung playing: the one in use and its redundant backups (variants of
     /// the same BANDWIDTH), in playlist order.
     var redundantURLs: [String] = []
+    /// Ads (`breakId#adIndex`) whose media failed part-way: they end skipped, not completed.
+    var adsCutShort: Set<String> = []
+    /// The playlists of a rung tried for the switch to it under way (its backups are tried in turn).
+    var switchURLsTried: [Int: Set<String>] = [:]
+    /// Since when a VOD has waited for media with nothing under way (``MediaPlayer/checkNothingToLoad(now:)``).
+    var idleSince: Double?
+    /// Which of ``redundantURLs`` is in use, as listed (``mediaURL`` is where it led, redirects followed).
+    var redundantURLInUse: String?
     /// Redundant playlists that failed since the rung last worked (a failure cycles through them once).
     var failoverTried: Set<String> = []
     /// A failover under way: the backup's URL, the segment to fetch again from it, and why.

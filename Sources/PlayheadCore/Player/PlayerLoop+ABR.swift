@@ -96,6 +96,8 @@ extension MediaPlayer {
         state.ladderIndex = index
         state.mediaURL = url
         state.redundantURLs = ladder.redundant[index]
+        state.redundantURLInUse = state.ladder!.variants[index].url
+        state.switchURLsTried[index] = nil
         state.failoverTried = []
         report.mediaPlaylistURL = url
         report.variantBandwidth = to

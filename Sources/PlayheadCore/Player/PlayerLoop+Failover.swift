@@ -22,6 +22,8 @@ extension MediaPlayer {
                     throw PlayheadError.unexpectedPlaylist(url: candidate, detail: "variant \(candidate) is not a media playlist")
                 }
                 if attempt > 0 { announceFailover(from: candidates[attempt - 1], to: candidate, reason: "\(lastError)") }
+                state.redundantURLInUse = candidate
+                if let index = state.pendingSwitch, state.ladder != nil { state.ladder!.variants[index].url = candidate }
                 return (transfer, playlist)
             } catch {
                 lastError = error
@@ -37,9 +39,12 @@ extension MediaPlayer {
     /// segment `resume` names is fetched again from it. False when no backup is left to try.
     func failOver(after failure: any Error, resume: SegmentRetry?, now: Double) async -> Bool {
         guard state.failover == nil, state.redundantURLs.count > 1 else { return false }
-        state.failoverTried.insert(state.mediaURL)
+        // The playlist as listed (the one in use may have been redirected elsewhere: compared with the
+        // list, a redirected URL was never marked tried and the rung failed over to itself for ever).
+        let current = state.redundantURLInUse ?? state.mediaURL
+        state.failoverTried.insert(current)
         let urls = state.redundantURLs
-        let start = (urls.firstIndex(of: state.mediaURL) ?? -1) + 1
+        let start = (urls.firstIndex(of: current) ?? -1) + 1
         guard let next = (urls[start...] + urls[..<min(start, urls.count)]).first(where: { !state.failoverTried.contains($0) }) else {
             return false
         }
@@ -57,11 +62,20 @@ extension MediaPlayer {
     func failoverArrived(_ transfer: NetworkTransfer, now: Double) async {
         guard let failover = state.failover else { return }
         record(transfer)
-        guard case let .media(playlist)? = try? parse(transfer) else {
-            return await failoverFailed(PlayheadError.unexpectedPlaylist(url: transfer.url, detail: "not a media playlist"), now: now)
+        let playlist: MediaPlaylist
+        do {
+            guard case let .media(media) = try parse(transfer) else {
+                throw PlayheadError.unexpectedPlaylist(url: transfer.url, detail: "the backup is a multivariant playlist, not a media playlist")
+            }
+            playlist = media
+        } catch {
+            // Its own error (M3U8_PARSER_ERROR naming the URL and line), not a vague one.
+            return await failoverFailed(error, now: now)
         }
         state.failover = nil
         let from = state.mediaURL
+        state.redundantURLInUse = failover.url
+        let oldTracker = state.tracker
         var tracker = LivePlaylistTracker(first: playlist, loadedAt: now)
         if let old = state.tracker, old.isLive { tracker = tracker.aligned(to: old) }
         state.tracker = tracker
@@ -75,6 +89,18 @@ extension MediaPlayer {
         announceFailover(from: from, to: transfer.effectiveURL, reason: failover.reason)
         bus.post(.playlistLoaded(url: transfer.effectiveURL, segments: playlist.segments.count, changed: true))
         if var resume = failover.resume {
+            // A backup that numbers its segments otherwise: the one at the failed segment's time.
+            if !tracker.isLive, tracker.segment(mediaSequence: resume.mediaSequence) == nil {
+                guard let start = oldTracker?.segment(mediaSequence: resume.mediaSequence)?.startSeconds,
+                      let same = tracker.segment(containing: start + 1e-3) else {
+                    return fail(PlayerNotification.make(.playbackError, metadata: ["URL": transfer.url, "DESCRIPTION":
+                        "the backup \(transfer.url) has no segment where media sequence \(resume.mediaSequence) of \(from) was"],
+                                                        playerTime: now), now: now)
+                }
+                let shift = same.mediaSequence - resume.mediaSequence
+                resume.mediaSequence += shift
+                state.nextSequence = state.nextSequence.map { $0 + shift }
+            }
             resume.at = now
             state.segmentRetry = resume
         }
@@ -87,10 +113,13 @@ extension MediaPlayer {
         state.failoverTried.insert(failover.url)
         let warning = notification(for: error, now: now)
         bus.post(.notification(PlayerNotification.make(.networkError, metadata: warning.metadata, playerTime: now)))
-        let from = state.mediaURL
-        state.mediaURL = failover.url
+        let from = state.redundantURLInUse
+        state.redundantURLInUse = failover.url
         if await failOver(after: error, resume: failover.resume, now: now) { return }
-        state.mediaURL = from
+        state.redundantURLInUse = from
+        // A failover for a failed live reload leaves the session to its reloads (retried, and a playlist
+        // that stays unchanged ends it); one for a segment that kept failing ends it here.
+        guard failover.resume != nil else { return }
         fail(notification(for: error, now: now), now: now)
     }
 

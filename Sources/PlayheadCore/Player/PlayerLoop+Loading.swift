@@ -289,12 +289,24 @@ extension MediaPlayer {
                 state.excludedVariants[index] = now + Self.variantExclusionSeconds
             }
         case let (.variantPlaylist(index), .failure(error)):
-            // Stay on the current rung, and leave the failing one out of the decisions for a while (it was
-            // asked for again at once, at the same instant, until the session gave up).
-            state.pendingSwitch = nil
-            state.excludedVariants[index] = now + Self.variantExclusionSeconds
             let notification = notification(for: error, now: now)
             bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification.metadata, playerTime: now)))
+            // A redundant backup of the rung not tried yet for this switch: that one instead.
+            if let ladder = state.ladder {
+                let failed = ladder.variants[index].url
+                state.switchURLsTried[index, default: []].insert(failed)
+                if let next = ladder.redundant[index].first(where: { !state.switchURLsTried[index, default: []].contains($0) }) {
+                    state.ladder!.variants[index].url = next
+                    bus.post(.custom(name: "failover", payload: ["from": failed, "to": next, "reason": "\(error)"]))
+                    await startVariantPlaylist(index, now: now)
+                    return
+                }
+            }
+            // Stay on the current rung, and leave the failing one out of the decisions for a while (it was
+            // asked for again at once, at the same instant, until the session gave up).
+            state.switchURLsTried[index] = nil
+            state.pendingSwitch = nil
+            state.excludedVariants[index] = now + Self.variantExclusionSeconds
         }
     }
 
@@ -457,7 +469,9 @@ extension MediaPlayer {
             }
             return PlayerNotification.make(.networkError, metadata: ["URL": http.url, "DESCRIPTION": http.description], playerTime: now)
         case let .playlist(url, parse):
-            return PlayerNotification.make(.m3u8ParserError, metadata: ["URL": url, "DESCRIPTION": parse.description], playerTime: now)
+            // The description names the playlist too: the session's URL may be another (a variant's).
+            return PlayerNotification.make(.m3u8ParserError, metadata: ["URL": url, "DESCRIPTION": "\(url): \(parse.description)"],
+                                           playerTime: now)
         default:
             return PlayerNotification.make(.nativeError, metadata: ["DESCRIPTION": error.description], playerTime: now)
         }

@@ -30,6 +30,8 @@ extension MediaPlayer {
             turn(now: now)
             if state.finished { break }
             await startTransfers(now: now)
+            checkNothingToLoad(now: now)
+            if state.finished { break }
             publishSnapshot(now: now)
             if waitsForCommand {
                 await commandArrival()
@@ -55,6 +57,28 @@ extension MediaPlayer {
     var waitsForCommand: Bool {
         guard configuration.externallyControlled, driver.isVirtual, state.resumeAt == nil else { return false }
         return state.status == .paused || state.status == .ready
+    }
+
+    /// Virtual session seconds a VOD may wait for media with nothing under way that could bring it.
+    static let nothingToLoadSeconds = 30.0
+
+    /// On the virtual clock, a VOD waiting for media with no transfer, retry or failover under way
+    /// waits for nothing: after ``nothingToLoadSeconds`` it ends in error naming what it waits for (a
+    /// segment missing from the playlist in use ran the clock on for ever, its memory with it).
+    func checkNothingToLoad(now: Double) {
+        guard driver.isVirtual, state.wantsPlay, state.status == .playing, !state.clockRunning, !state.endLoaded,
+              state.transfers.isEmpty, state.segmentRetry == nil, state.failover == nil, state.pendingSwitch == nil,
+              let tracker = state.tracker, nextReloadTime(tracker) == nil, frames.count == 0 else {
+            state.idleSince = nil
+            return
+        }
+        let since = state.idleSince ?? now
+        state.idleSince = since
+        guard now - since >= Self.nothingToLoadSeconds else { return }
+        let waiting = state.nextSequence.map { "media sequence \($0), which \(state.mediaURL) does not list" } ?? "media"
+        fail(PlayerNotification.make(.playbackError, metadata: ["URL": state.mediaURL, "DESCRIPTION":
+            String(format: "nothing to load: playback has waited %.0f s for %@, with nothing under way", now - since, waiting)],
+                                     playerTime: now), now: now)
     }
 
     /// Loop turns at one virtual time after which the run is ended as stuck.

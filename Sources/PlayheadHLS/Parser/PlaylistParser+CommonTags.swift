@@ -43,7 +43,7 @@ extension PlaylistParser {
             definition = VariableDefinition(name: name, source: .value, value: value)
         } else if let name = list.quotedString("IMPORT") {
             definition = VariableDefinition(name: name, source: .import,
-                                            value: try supplied(name, by: sources.imported, tag, "IMPORT", "the multivariant playlist defines no variable"))
+                                            value: try supplied(name, by: sources.imported, tag, "IMPORT", "no multivariant playlist that led here defines"))
         } else if let name = list.quotedString("QUERYPARAM") {
             definition = VariableDefinition(name: name, source: .queryParameter,
                                             value: try supplied(name, by: sources.queryParameters, tag, "QUERYPARAM", "the playlist's URL has no query parameter"))
