@@ -248,6 +248,44 @@ import Testing
         #expect(server.beacons.filter { $0.event == "complete" }.compactMap { $0.parameter("ad") } == ["here"])
     }
 
+    /// The ad's second segment answers 404 after its retries: the ad plays cut short and ends skipped,
+    /// its Error URL called with 401; it ended "completed" (its duration rewritten to 2 s) and fired
+    /// its complete beacon.
+    @Test func anAdWhoseSegmentFailsPartWayEndsSkippedWithItsErrorURL() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        for rung in 0..<4 { origin.setFault(.status(404), forPath: "/cues/ad/v\(rung)/seg001.ts") }
+        server.register(AdDocuments.vmap([.init(timeOffset: "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([
+            AdDocuments.tracked(id: "cut", durationSeconds: 10, mediaURL: origin.url("/cues/ad/master.m3u8"), server: server)])))]),
+                        at: "/vmap")
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30)
+        let session = await play("/cues/ts/master.m3u8", resolver: resolver, client: client, origin: origin)
+        #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
+        let events = server.beacons.map(\.event)
+        #expect(events.contains("error") && !events.contains("complete"), "\(events)")
+        #expect(server.beacons.first { $0.event == "error" }?.parameter("code") == "401")
+        #expect(session.events.contains { if case .adSkipped = $0.kind { return true } else { return false } })
+    }
+
+    /// An ad the PSDK's ad checks refuse (4 s segments for content of 2 s: AD_TARGET_DURATION_TOO_LONG,
+    /// VAST 403) calls its Error URL with 403; it called none.
+    @Test func anAdTheAdChecksRefuseCallsItsErrorURLWith403() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        server.register(AdDocuments.vmap([.init(timeOffset: "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([
+            AdDocuments.tracked(id: "long", durationSeconds: 30, mediaURL: origin.url("/ts/master.m3u8"), server: server)])))]),
+                        at: "/vmap")
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30)
+        let session = await play("/cues/ts/master.m3u8", resolver: resolver, client: client, origin: origin)
+        #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
+        #expect(session.report.notifications.contains { $0.name == "AD_TARGET_DURATION_TOO_LONG" })
+        #expect(server.beacons.map { "\($0.event):\($0.parameter("code") ?? "")" } == ["error:403"])
+    }
+
     @Test func aVMAPBreakThatFailsCallsItsErrorURLsWithTheVMAPCode() async throws {
         let origin = try LoopbackHTTPServer(root: TestRepository.streams)
         let server = try AdServer()

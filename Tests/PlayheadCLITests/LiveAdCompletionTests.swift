@@ -47,3 +47,30 @@ import Testing
         #expect(lines2.filter { $0.contains("\"event\":\"adCompleted\"") }.count == 1)
     }
 }
+
+extension LiveAdCompletionTests {
+    /// The same when the ad's last frames are still in its decoder as the stall begins (B-frames held
+    /// back): the decoder of an ad that is all in is drained, and the ad completes 10 s after it started
+    /// (it completed when content came, 17.5 s late).
+    @Test func anAdsLastFramesHeldByItsDecoderPlayBeforeTheStall() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let events = NSTemporaryDirectory() + "playhead-held-\(UUID().uuidString).ndjson"
+        defer { try? FileManager.default.removeItem(atPath: events) }
+        let outcome = await CLI.run(CLI.playhead, ["play", server.url("/cues/ts/long-master.m3u8"), "--simulate-live",
+                                                   "--ad-map", CLI.streams + "/cues/admap.json", "--events", events, "--report", "/dev/null"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
+        func times(_ name: String) throws -> [Double] {
+            try lines.filter { $0.contains("\"event\":\"\(name)\"") }.map { line in
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                return try #require(object["time"] as? Double)
+            }
+        }
+        let started = try times("adStarted"), completed = try times("adCompleted")
+        #expect(!started.isEmpty && started.count == completed.count)
+        for (start, end) in zip(started, completed) {
+            #expect(end - start <= 10 + 0.05, "an ad completed \(end - start) s after it started")
+        }
+    }
+}

@@ -20,6 +20,17 @@ extension MediaPlayer {
                     state.decodingSegment = nil
                     continue
                 }
+                if configuration.mode != .demux, let last = state.decodingSegment, case let .ad(breakId, adIndex) = last.placement.source,
+                   state.adCursor?.breakId != breakId || state.adCursor?.adIndex != adIndex {
+                    // An ad all in and all fed, nothing after it yet (live: content resumes at the cue's end,
+                    // not out yet): drain its decoder now, so its last frames play and it completes on time
+                    // rather than when the next source comes.
+                    let old = decoder(for: last.placement.source)
+                    old.finish { queueFrame($0, from: last, now: now) }
+                    old.reset()
+                    state.decodingSegment = nil
+                    continue
+                }
                 if state.endLoaded, buffer.isDrained, !state.drained {
                     state.drained = true
                     if configuration.mode != .demux, let last = state.decodingSegment ?? buffer.back.last {

@@ -119,7 +119,8 @@ extension MediaPlayer {
         guard let info = adInfo(breakId: breakId, adIndex: adIndex, offset: lastFrame.sourceSeconds + lastFrame.durationSeconds,
                                 pts: lastFrame.ptsSeconds) else { return }
         let reachedEnd = info.offsetSeconds >= info.durationSeconds - lastFrame.durationSeconds / 2
-        bus.post(completed && reachedEnd ? .adCompleted(info) : .adSkipped(info))
+        let cutShort = state.adsCutShort.remove("\(breakId)#\(adIndex)") != nil
+        bus.post(completed && reachedEnd && !cutShort ? .adCompleted(info) : .adSkipped(info))
     }
 
     /// adProgress once per whole second of the ad, at the first frame at or past each quartile and at

@@ -153,7 +153,14 @@ extension MediaPlayer {
                 let checked = AdRequirements.check(ad: adProfile, content: content, contentBitsPerSecond: report.variantBandwidth,
                                                    breakId: breakId, adId: ad.id)
                 if !checked.canInsert {
-                    for notification in checked.notifications { bus.post(.notification(notification)) }
+                    for var notification in checked.notifications {
+                        // The ad is not on the timeline: its VAST error URLs travel in the notification
+                        // (a rejected ad, VAST 403, called none).
+                        if notification[.vastErrorCode] != nil, notification[.errorURLs] == nil, !ad.errorURLs.isEmpty {
+                            notification[.errorURLs] = ad.errorURLs.joined(separator: "\n")
+                        }
+                        bus.post(.notification(notification))
+                    }
                     return nil
                 }
             }

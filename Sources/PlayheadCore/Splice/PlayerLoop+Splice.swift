@@ -125,7 +125,16 @@ extension MediaPlayer {
             state.segmentRetry = SegmentRetry(at: now + Double(1 << attempt), mediaSequence: cursor.mediaSequence, attempt: attempt + 1, ad: cursor)
             return
         }
-        bus.post(.notification(Self.adNotification(.adInsertionFail, metadata: failure.metadata, now: now)))
+        // The ad plays cut short: it names the ad and its VAST code, so its Error URLs are called, and it
+        // ends skipped, not completed (it completed, its complete beacon fired, at the cut).
+        var metadata = failure.metadata
+        if let ads = state.timeline.breaks.first(where: { $0.id == cursor.breakId })?.ads, ads.indices.contains(cursor.adIndex) {
+            metadata[NotificationMetadataKey.adId.rawValue] = ads[cursor.adIndex].id
+        }
+        metadata[NotificationMetadataKey.breakId.rawValue] = cursor.breakId
+        metadata[NotificationMetadataKey.vastErrorCode.rawValue] = String(Self.vastErrorCode(forMediaFailure: error))
+        state.adsCutShort.insert("\(cursor.breakId)#\(cursor.adIndex)")
+        bus.post(.notification(Self.adNotification(.adInsertionFail, metadata: metadata, now: now)))
         guard let asset = state.adAssets[cursor.breakId]?[cursor.adIndex],
               let adBreak = state.timeline.breaks.first(where: { $0.id == cursor.breakId }) else { return }
         let budgetEnd: Double? = adBreak.replacedContentSeconds > 0 ? cursor.breakTimelineStart + adBreak.replacedContentSeconds : nil
