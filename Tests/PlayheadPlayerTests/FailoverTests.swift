@@ -176,3 +176,33 @@ extension FailoverTests {
         }
     }
 }
+
+extension FailoverTests {
+    /// ABR switching up to a rung whose first playlist is missing loads the rung's backup; the rung was
+    /// left out for 60 s and the session stayed on the lowest.
+    @Test func anABRSwitchTriesTheRungsBackup() async throws {
+        let folder = NSTemporaryDirectory() + "playhead-abr-failover-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: PlayerFixtures.streams + "/ts/v0", toPath: folder + "/low")
+        try FileManager.default.copyItem(atPath: PlayerFixtures.streams + "/ts/v1", toPath: folder + "/high-b")
+        try """
+        #EXTM3U
+        #EXT-X-VERSION:3
+        #EXT-X-STREAM-INF:BANDWIDTH=510400,RESOLUTION=416x234
+        low/index.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=950400,RESOLUTION=640x360
+        high-a/index.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=950400,RESOLUTION=640x360
+        high-b/index.m3u8
+
+        """.write(toFile: folder + "/master.m3u8", atomically: true, encoding: .utf8)
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(server.url("/master.m3u8"), configure: { $0.mode = .demux })
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        #expect(run.report.variantBandwidth == 950400)
+        #expect(run.report.mediaPlaylistURL == server.url("/high-b/index.m3u8"))
+        #expect(failovers(run).map { $0["to"] } == [server.url("/high-b/index.m3u8")])
+    }
+}
