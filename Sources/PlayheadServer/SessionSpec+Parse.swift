@@ -105,7 +105,7 @@ enum JSONValue: Decodable {
     /// range, or what the parser found wrong (without Swift's type names).
     static func body(_ body: Data) throws(APIError) -> JSONValue {
         if let offset = firstInvalidUTF8Offset(body) {
-            throw .malformedJSON("it is not valid UTF-8 (byte \(offset))")
+            throw .malformedJSON("it is not valid UTF-8 (at byte offset \(offset), counted from 0)")
         }
         do { return try JSONDecoder().decode(JSONValue.self, from: body) } catch let DecodingError.dataCorrupted(context) {
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")

@@ -56,6 +56,7 @@ struct Frames: AsyncParsableCommand {
     func validate() throws {
         if variant != nil, bandwidth != nil { throw ValidationError("give --variant or --bandwidth, not both") }
         if let variant, variant < 0 { throw ValidationError("--variant must be 0 or more") }
+        if let bandwidth, bandwidth <= 0 { throw ValidationError("--bandwidth must be a positive number of bits per second, got \(bandwidth)") }
         if !(0...64).contains(threads) { throw ValidationError("--threads must be from 0 (FFmpeg chooses) to 64, got \(threads)") }
     }
 

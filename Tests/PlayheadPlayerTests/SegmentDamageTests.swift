@@ -53,4 +53,20 @@ import Testing
         #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
         #expect(run.report.damage.contains { $0.contains("/v1/seg00") && $0.contains("video decoder") }, "\(run.report.damage)")
     }
+
+    /// An fMP4 segment cut short: its damage is said once, not once per packet the demuxer gave up on
+    /// (16 identical entries and notifications).
+    @Test func damageIsSaidOncePerSegment() async throws {
+        let folder = NSTemporaryDirectory() + "playhead-short-fmp4-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: PlayerFixtures.streams + "/fmp4/v1", toPath: folder + "/v1")
+        let cut = folder + "/v1/seg003.m4s"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: cut))
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(server.url("/v1/index.m3u8"))
+        #expect(!run.report.damage.isEmpty)
+        #expect(Set(run.report.damage).count == run.report.damage.count, "\(run.report.damage)")
+    }
 }

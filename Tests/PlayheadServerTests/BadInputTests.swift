@@ -54,7 +54,7 @@ import Testing
             let response = try await client.execute(uri: "/v1/sessions", method: .post, headers: auth, body: bytes)
             #expect(response.status == .badRequest)
             let message = try error(response.body)["message"] as? String ?? ""
-            #expect(message.contains("not valid UTF-8 (byte 27)"), "\(message)")
+            #expect(message.contains("not valid UTF-8 (at byte offset 27, counted from 0)"), "\(message)")
             let seek = try await client.execute(uri: "/v1/sessions/nope/seek", method: .post, headers: auth, body: ByteBuffer(string: "nope"))
             #expect(seek.status == .badRequest)
             let seekMessage = try error(seek.body)["message"] as? String ?? ""

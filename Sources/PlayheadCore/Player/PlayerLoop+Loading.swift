@@ -338,7 +338,8 @@ extension MediaPlayer {
             if let onPacket { demuxed.packets.forEach(onPacket) }
             // What the demuxer met inside a segment it could still read (corrupt or cut packets):
             // recorded as `frames` records it (it was dropped, and the lost media went unreported).
-            for item in demuxed.damage {
+            var said = Set<String>()
+            for item in demuxed.damage where said.insert(item.description).inserted {
                 report.damage.append("\(transfer.url): \(item)")
                 notify(.hlsSegmentError, metadata: ["URL": transfer.url, "DESCRIPTION": item.description], now: now)
             }

@@ -77,7 +77,9 @@ extension MediaPlayer {
         let damage = segment.demuxed.damage
         guard damage.count > known else { return }
         let url = segment.url
-        for item in damage[known...] {
+        let said = Set(damage[..<known].map(\.description))
+        var new = Set<String>()
+        for item in damage[known...] where !said.contains(item.description) && new.insert(item.description).inserted {
             report.damage.append("\(url): \(item)")
             notify(.hlsSegmentError, metadata: ["URL": url, "DESCRIPTION": item.description], now: now)
         }
