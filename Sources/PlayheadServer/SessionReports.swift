@@ -63,7 +63,7 @@ enum SessionReports {
             case .seekCompleted:
                 if let last = report.seeks.indices.last { report.seeks[last].completedAt = event.playerTime }
             case let .framesDropped(count, _, _): report.framesDropped += count
-            case let .playlistLoaded(url, _, _) where url != stored.spec.url:
+            case let .playlistLoaded(url, _, _):
                 report.mediaPlaylistURL = url
                 if let rung = report.variantBandwidth { rungURLs[rung] = url }
             case let .segmentLoaded(_, _, bytes, _, _):

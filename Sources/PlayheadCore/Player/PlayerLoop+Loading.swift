@@ -34,6 +34,9 @@ extension MediaPlayer {
                     report.variantBandwidth = variant.bandwidth
                     qos.setProfileBitrate(variant.bandwidth)
                     bus.post(.bitrateChanged(fromBitsPerSecond: nil, toBitsPerSecond: variant.bandwidth, reason: "fixed"))
+                    // In the report too, as ABR's first choice is (the events had it, the report did not).
+                    report.bitrateSwitches.append(BitrateSwitchRecord(playerTime: now, mediaSequence: nil, fromBitsPerSecond: nil,
+                                                                      toBitsPerSecond: variant.bandwidth, reason: "fixed"))
                     notify(.bitrateChange, metadata: ["BITRATE": String(variant.bandwidth)], now: now)
                     url = resolved[index].1
                     state.redundantURLs = [url] + resolved.filter { $0.0 == variant.bandwidth && $0.1 != url }.map(\.1)

@@ -23,6 +23,8 @@ extension MediaPlayer {
             for command in takeCommands() { await apply(command, now: now) }
             if state.finished { break }
             if let limit = maxSessionSeconds, now >= limit {
+                // As a stop command does: an ad playing now is left (adSkipped, its break ends).
+                closeAdAtEnd()
                 setStatus(.stopped, now: now)
                 state.finished = true
                 break
