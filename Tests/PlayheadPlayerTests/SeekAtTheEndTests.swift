@@ -1,5 +1,6 @@
 import Foundation
 import PlayheadCore
+import PlayheadNet
 import PlayheadOrigin
 import Testing
 
@@ -48,5 +49,23 @@ import Testing
         let report = try await play(start: 29.99)
         #expect(report.finalStatus == .error)
         #expect(report.error?.contains("no video frame starts at or after the start position 29.99 s") == true, "\(report.error ?? "")")
+    }
+
+    /// A seek past the end asked for before the first play (autoplay off: seek, then play) completes at
+    /// the end as it does once playback ran; it ended in error, "nothing to play".
+    @Test func aSeekPastTheEndBeforeTheFirstPlayCompletes() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        var configuration = PlayerConfiguration()
+        configuration.autoplay = false
+        let player = MediaPlayer(url: server.url("/ts/v0/index.m3u8"), configuration: configuration, driver: VirtualTimeDriver(),
+                                 network: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50)))
+        player.seek(to: 1000)
+        player.play()
+        let report = await player.run(maxSessionSeconds: 60)
+        #expect(report.finalStatus == .completed, "\(report.error ?? "")")
+        #expect(report.seeks.first?.completedAt != nil)
     }
 }

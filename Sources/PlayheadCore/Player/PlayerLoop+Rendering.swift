@@ -173,7 +173,9 @@ extension MediaPlayer {
     /// already reported per segment), or nothing is left after the playhead (the item completes there),
     /// rather than wait for media that will never come.
     func endWithNothingLeft(now: Double) {
-        guard report.framesPresented[masterKind.rawValue, default: 0] > 0 else {
+        // A seek asked for before the first frame (the daemon: seek, then play) that landed past the
+        // last frame completes at the end, as it does once playback ran.
+        guard report.framesPresented[masterKind.rawValue, default: 0] > 0 || state.pendingSeek != nil else {
             let description: String
             if let skip = state.skipBefore, report.damage.isEmpty {
                 // Frames came, but all before the start position (inside the last frame's span).
