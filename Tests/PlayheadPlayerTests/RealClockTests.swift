@@ -37,6 +37,9 @@ import Testing
         #expect(report.seeks.first?.completedAt == seekCompleted.playerTime)
         let completed = try #require(events.first { if case .statusChanged(_, .completed) = $0.kind { return true } else { return false } })
         #expect(report.statuses.last?.playerTime == completed.playerTime)
+        // Every status, the load's included (they were microseconds apart).
+        let statusTimes = events.compactMap { if case .statusChanged = $0.kind { return $0.playerTime } else { return nil } }
+        #expect(statusTimes == report.statuses.map(\.playerTime))
     }
 
     @Test func rateTwoPlaysTenSecondsOfMediaInAboutFive() async throws {

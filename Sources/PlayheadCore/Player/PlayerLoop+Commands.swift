@@ -213,14 +213,25 @@ extension MediaPlayer {
         guard from != status, from.canTransition(to: status) else { return }
         state.status = status
         report.statuses.append(StatusRecord(status: status, playerTime: now))
-        bus.post(.statusChanged(from: from, to: status))
-        notify(.playerStateChange, metadata: ["STATE": status.rawValue], inner: inner, now: now)
+        stamped(now) {
+            bus.post(.statusChanged(from: from, to: status))
+            notify(.playerStateChange, metadata: ["STATE": status.rawValue], inner: inner, now: now)
+        }
         publish { $0.status = status }
     }
 
-    /// Posts a PSDK notification on the bus (which keeps the history).
+    /// Posts a PSDK notification on the bus (which keeps the history), stamped `now`.
     func notify(_ code: NotificationCode, metadata: [String: String], inner: PlayerNotification? = nil, now: Double) {
-        bus.post(.notification(PlayerNotification.make(code, metadata: metadata, inner: inner, playerTime: now)))
+        stamped(now) { bus.post(.notification(PlayerNotification.make(code, metadata: metadata, inner: inner, playerTime: now))) }
+    }
+
+    /// Runs `body` with events stamped `now`, the time the report records (on the real clock the
+    /// driver's clock has moved on by a few microseconds, or more at load).
+    func stamped(_ now: Double, _ body: () -> Void) {
+        let saved = eventTime.turn
+        eventTime.turn = now
+        body()
+        eventTime.turn = saved
     }
 
     /// Ends the session in error with `notification`.
