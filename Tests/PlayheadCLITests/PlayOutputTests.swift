@@ -64,36 +64,6 @@ import Testing
         #expect(first.frames.count + second.frames.count == presented)
     }
 
-    @Test(.timeLimit(.minutes(1))) func eventsAreWrittenAsTheyComeAndASignalStopsTheSessionWithEverythingWritten() async throws {
-        let server = try LoopbackHTTPServer(root: CLI.streams)
-        defer { server.stop() }
-        let folder = NSTemporaryDirectory() + "playhead-signal-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.playhead)
-        process.arguments = ["play", server.url("/ts/v0/index.m3u8"), "--clock", "real", "--events", folder + "/events.nd",
-                             "--report", folder + "/report.json", "--quiet"]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // The 30 s session is far from over when its first events are in the file.
-        var seen = 0
-        while seen == 0, process.isRunning {
-            seen = (try? Data(contentsOf: URL(fileURLWithPath: folder + "/events.nd")).count) ?? 0
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(seen > 0 && process.isRunning, "no event reached the file while the session ran")
-        process.interrupt()
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { process.waitUntilExit(); continuation.resume() }
-        }
-        #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(process.terminationReason) \(process.terminationStatus)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/report.json"))) as? [String: Any])
-        #expect(report["finalStatus"] as? String == "stopped")
-        let lines = try String(contentsOfFile: folder + "/events.nd", encoding: .utf8).split(separator: "\n")
-        for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)") }
-        #expect(lines.last?.contains("stopped") == true || lines.contains { $0.contains("\"stopped\"") }, "the stop is in the events")
-    }
 
     /// Live (simulated: the window grows on the virtual clock): a start position outside the window is
     /// said, as SEEK_ERROR and on the summary, not silently replaced by the live start point.
@@ -138,5 +108,41 @@ import Testing
         let demux = await CLI.run(CLI.playhead, ["play", "http://127.0.0.1:9/x.m3u8", "--mode", "demux", "--dump", "/tmp/x"])
         #expect(demux.status == 2)
         #expect(demux.stderr.contains("--dump writes decoded frames"), "\(demux.stderr)")
+    }
+}
+
+/// A real-clock session followed as it plays and stopped by a signal: it measures the wall clock, so it
+/// runs with the timed tests, one at a time (`scripts/test`). Among the parallel tests a starved task
+/// polled the events file only after the 30 s session had ended.
+@Suite struct SignalStopTests {
+    @Test(.timeLimit(.minutes(1))) func eventsAreWrittenAsTheyComeAndASignalStopsTheSessionWithEverythingWritten() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let folder = NSTemporaryDirectory() + "playhead-signal-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.playhead)
+        process.arguments = ["play", server.url("/ts/v0/index.m3u8"), "--clock", "real", "--events", folder + "/events.nd",
+                             "--report", folder + "/report.json", "--quiet"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The 30 s session is far from over when its first events are in the file.
+        var seen = 0
+        while seen == 0, process.isRunning {
+            seen = (try? Data(contentsOf: URL(fileURLWithPath: folder + "/events.nd")).count) ?? 0
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(seen > 0 && process.isRunning, "no event reached the file while the session ran")
+        process.interrupt()
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { process.waitUntilExit(); continuation.resume() }
+        }
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(process.terminationReason) \(process.terminationStatus)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/report.json"))) as? [String: Any])
+        #expect(report["finalStatus"] as? String == "stopped")
+        let lines = try String(contentsOfFile: folder + "/events.nd", encoding: .utf8).split(separator: "\n")
+        for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)") }
+        #expect(lines.last?.contains("stopped") == true || lines.contains { $0.contains("\"stopped\"") }, "the stop is in the events")
     }
 }
