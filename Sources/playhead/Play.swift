@@ -97,10 +97,10 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Ads from an ad server (the default VAST/VMAP resolver, PSDK ad metadata): its base URL or host.")
     var adDomain: String?
 
-    @Option(help: "Ad server: zone id.")
+    @Option(parsing: .unconditional, help: "Ad server: zone id (any text, \"-1\" included).")
     var adZone: String = "1"
 
-    @Option(help: "Ad server: the content's media id.")
+    @Option(parsing: .unconditional, help: "Ad server: the content's media id (any text).")
     var adMediaId: String = "content"
 
     @Flag(help: "Ad server, live: no pre-roll request at the start.")

@@ -30,8 +30,9 @@ import Testing
 
     /// `--rate` at or below 0 means 1.0 (the PSDK's rule), also when written `--rate -1`: the session
     /// starts and fails on the fetch (exit 1), it is not refused as a usage error.
-    @Test func aNegativeRateIsAValue() async {
-        let outcome = await CLI.run(CLI.playhead, ["play", "http://127.0.0.1:9/none.m3u8", "--rate", "-1"])
+    @Test(arguments: [["--rate", "-1"], ["--ad-domain", "http://127.0.0.1:9", "--ad-zone", "-1"]])
+    func aNegativeNumberIsAValue(_ options: [String]) async {
+        let outcome = await CLI.run(CLI.playhead, ["play", "http://127.0.0.1:9/none.m3u8"] + options)
         #expect(outcome.status == 1, "\(outcome.stderr)")
         #expect(!outcome.stderr.contains("Missing value"), "\(outcome.stderr)")
     }

@@ -98,6 +98,9 @@ struct VirtualLiveNetwork: PlayerNetwork {
             #expect(abs(next.0 - previous.0 - expected) < 0.05, "reload \(next.0 - previous.0) s after a \(previous.1 ? "changed" : "unchanged") playlist")
         }
         #expect((report.maxLiveEdgeDistanceSeconds ?? 99) <= 3 * 4 + 1)
+        // Followed to the end, past the ENDLIST: the playhead ends at the edge (it stayed where the
+        // ENDLIST found it, 3.5 s back).
+        #expect(abs(report.liveEdgeDistanceSeconds ?? 99) < 0.1, "\(report.liveEdgeDistanceSeconds ?? -1)")
         // Deterministic: a second run logs the same events (each run has its own server port).
         let second = try await play(window: 6)
         let lines = { (run: PlayerFixtures.Run) in

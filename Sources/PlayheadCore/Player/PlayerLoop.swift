@@ -176,7 +176,8 @@ extension MediaPlayer {
             $0.duration = (tracker?.isLive ?? true) ? nil : seekable?.upperBound
             $0.timeline = timeline
         }
-        if let tracker, tracker.isLive, state.clockRunning {
+        // A live session's distance to the edge, also after its ENDLIST came (it stopped there).
+        if let tracker, report.isLive, state.clockRunning {
             let distance = tracker.liveEdgeSeconds - position
             report.liveEdgeDistanceSeconds = distance
             report.maxLiveEdgeDistanceSeconds = max(report.maxLiveEdgeDistanceSeconds ?? distance, distance)
