@@ -42,6 +42,11 @@ public struct MediaDamage: Sendable, Equatable, CustomStringConvertible {
     public var code: Int32?
     /// What went wrong.
     public var message: String
+    /// The damaged frame's timestamp and stream, when a decoder found it (a decoder hands a frame out
+    /// after later packets went in, so it may belong to an earlier segment than the one decoding).
+    public var framePTS: Int64? = nil
+    /// The stream of ``framePTS``.
+    public var frameStreamIndex: Int? = nil
 
     /// `stage at byte N: message`.
     public var description: String {
@@ -316,7 +321,8 @@ public final class RenditionDecoder {
         }
         if corrupt {
             damage.append(MediaDamage(stage: "\(decoder.kind.rawValue) decoder", byteOffset: nil, code: nil,
-                                             message: "frame at pts \(described.pts.map(String.init) ?? "?") decoded with concealed errors"))
+                                      message: "frame at pts \(described.pts.map(String.init) ?? "?") decoded with concealed errors",
+                                      framePTS: described.pts, frameStreamIndex: decoder.streamIndex))
         }
         if let sink = options.dump {
             let stream = current?.streams.first { $0.index == decoder.streamIndex }

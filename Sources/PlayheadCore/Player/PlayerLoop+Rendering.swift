@@ -76,12 +76,22 @@ extension MediaPlayer {
     func reportDecodeDamage(of segment: BufferedSegment, after known: Int, now: Double) {
         let damage = segment.demuxed.damage
         guard damage.count > known else { return }
-        let url = segment.url
         let said = Set(damage[..<known].map(\.description))
         var new = Set<String>()
         for item in damage[known...] where !said.contains(item.description) && new.insert(item.description).inserted {
+            // A frame the decoder handed out late belongs to the segment whose packet it came from.
+            let url = owner(of: item, decoding: segment)?.url ?? segment.url
             report.damage.append("\(url): \(item)")
             notify(.hlsSegmentError, metadata: ["URL": url, "DESCRIPTION": item.description], now: now)
+        }
+    }
+
+    /// The segment, `decoding` or one played before it still in the back buffer, holding the packet of
+    /// a damaged frame (nil when the damage names no frame or no segment holds it).
+    private func owner(of damage: MediaDamage, decoding: BufferedSegment) -> BufferedSegment? {
+        guard let pts = damage.framePTS, let stream = damage.frameStreamIndex else { return nil }
+        return ([decoding] + buffer.back.reversed()).first { candidate in
+            candidate.demuxed.packets.contains { $0.streamIndex == stream && $0.pts == pts }
         }
     }
 
