@@ -104,11 +104,17 @@ final class FrameSink {
     private var segmentOfPacket: [PacketKey: Int] = [:]
     /// Frames counted per segment index.
     private var framesOfSegment: [Int: Int] = [:]
+    /// The segment of each frame decoded with concealed errors, and the URL of each segment seen, so
+    /// that such a frame given out while the next segment goes in is blamed on its own.
+    private var segmentOfCorruptFrame: [PacketKey: Int] = [:]
+    private var segmentURLs: [Int: String] = [:]
     /// The index of the segment whose packets arrive now.
     private var feedingIndex = 0
     /// The summary line of the segment before, written once the next segment is in (its last frames
     /// are out by then) or at the end.
-    private var heldLine: (index: Int, text: (Int) -> String)?
+    private var heldLine: (index: Int, text: (_ frames: Int, _ damaged: Int) -> String)?
+    /// Damage reports counted per segment index (a late frame's counts for its own segment).
+    private var damageOfSegment: [Int: Int] = [:]
     private var packets = 0
     private var bytes = 0
     private var damage = 0
@@ -149,6 +155,7 @@ final class FrameSink {
     func frame(_ frame: DecodedFrame) {
         frames[frame.kind, default: 0] += 1
         let index = frame.pts.flatMap { segmentOfPacket.removeValue(forKey: PacketKey(stream: frame.streamIndex, pts: $0)) } ?? feedingIndex
+        if frame.isCorrupt, let pts = frame.pts { segmentOfCorruptFrame[PacketKey(stream: frame.streamIndex, pts: pts)] = index }
         framesOfSegment[index, default: 0] += 1
         md5?.add(frame)
     }
@@ -156,7 +163,7 @@ final class FrameSink {
     /// Writes the held summary line with the frames counted for its segment.
     private func writeHeldLine() {
         guard let held = heldLine else { return }
-        summary?.write(held.text(framesOfSegment.removeValue(forKey: held.index) ?? 0))
+        summary?.write(held.text(framesOfSegment.removeValue(forKey: held.index) ?? 0, damageOfSegment.removeValue(forKey: held.index) ?? 0))
         // Packets of that segment whose frames never came (streams not decoded, damage) are forgotten.
         segmentOfPacket = segmentOfPacket.filter { $0.value > held.index }
         summary?.flush()
@@ -169,12 +176,19 @@ final class FrameSink {
         bytes += outcome.byteCount
         damage += outcome.report.damage.count + outcome.fetchDamage.count
         for item in outcome.fetchDamage { printError("damage: \(item)") }
-        for item in outcome.report.damage { printError("damage in \(outcome.url): \(item)") }
+        segmentURLs[outcome.index] = outcome.url
+        segmentURLs = segmentURLs.filter { $0.key >= outcome.index - 8 }
+        for item in outcome.report.damage {
+            let owner = item.framePTS.flatMap { pts in item.frameStreamIndex.flatMap { segmentOfCorruptFrame.removeValue(forKey: PacketKey(stream: $0, pts: pts)) } }
+            printError("damage in \(owner.flatMap { segmentURLs[$0] } ?? outcome.url): \(item)")
+            damageOfSegment[owner ?? outcome.index, default: 0] += 1
+        }
         let ms = Int(outcome.transferSeconds * 1000)
         writeHeldLine()
-        let damaged = outcome.report.damage.isEmpty ? "" : ", \(outcome.report.damage.count) damaged"
         let (index, byteCount, packetCount) = (outcome.index, outcome.byteCount, outcome.report.packets)
-        heldLine = (index, { "segment \(index): \(byteCount) bytes in \(ms) ms, \(packetCount) packets, \($0) frames\(damaged)\n" })
+        heldLine = (index, { frames, damaged in
+            "segment \(index): \(byteCount) bytes in \(ms) ms, \(packetCount) packets, \(frames) frames\(damaged == 0 ? "" : ", \(damaged) damaged")\n"
+        })
         feedingIndex = outcome.index + 1
     }
 

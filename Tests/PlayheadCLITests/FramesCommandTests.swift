@@ -86,6 +86,22 @@ import Testing
         #expect(counts == [120, 120, 120, 120, 120, 120, 120, 60], "\(ours.stdout)")
     }
 
+    /// A segment cut short: the frame decoded with concealed errors is its own, though the decoder hands
+    /// it out while the next segment goes in (it was blamed on the next one, line and count).
+    @Test func aConcealedFrameIsBlamedOnItsOwnSegment() async throws {
+        let folder = NSTemporaryDirectory() + "playhead-frames-short-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: CLI.streams + "/ts/v1", toPath: folder + "/v1")
+        let cut = URL(fileURLWithPath: folder + "/v1/seg003.ts")
+        try Data(contentsOf: cut).prefix(200_003).write(to: cut)
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let outcome = await CLI.run(CLI.playhead, ["frames", server.url("/v1/index.m3u8")])
+        #expect(outcome.stderr.contains("damage in \(server.url("/v1/seg003.ts")): video decoder"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("seg004.ts"), "\(outcome.stderr)")
+        #expect(outcome.stdout.split(separator: "\n").contains { $0.hasPrefix("segment 3:") && $0.hasSuffix("1 damaged") }, "\(outcome.stdout)")
+    }
+
     @Test func aPlaylistWithoutSegmentsIsAnError() async throws {
         let path = NSTemporaryDirectory() + "playhead-empty-\(UUID().uuidString).m3u8"
         try "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-ENDLIST\n".write(toFile: path, atomically: true, encoding: .utf8)
