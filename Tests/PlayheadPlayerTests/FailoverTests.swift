@@ -206,3 +206,26 @@ extension FailoverTests {
         #expect(failovers(run).map { $0["to"] } == [server.url("/high-b/index.m3u8")])
     }
 }
+
+extension FailoverTests {
+    /// Segment 2 of `a` fails for a while: the rung fails over to `b`, and `failbackSeconds` later it
+    /// goes back to `a` (it stayed on the backup for good), every frame playing once.
+    @Test func theRungFailsBackToItsPrimary() async throws {
+        try await serve { server in
+            server.setFault(.status(503), forPath: "/a/seg002.ts", times: 4)
+            let run = await PlayerFixtures.playVirtual(server.url("/master.m3u8"), configure: {
+                $0.mode = .demux
+                $0.failbackSeconds = 4
+                $0.buffer.maximumSeconds = 6
+            })
+            #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+            #expect(run.report.framesPresented["video"] == 900)
+            let moved = failovers(run)
+            #expect(moved.map { $0["to"] } == [server.url("/b/index.m3u8"), server.url("/a/index.m3u8")], "\(moved)")
+            #expect(moved.last?["reason"] == "failback to the primary")
+            let loaded = run.events.compactMap { if case let .segmentLoaded(url, sequence, _, _, _) = $0.kind { return (url, sequence) } else { return nil } }
+            #expect(loaded.map(\.1) == Array(0..<8), "each segment once")
+            #expect(loaded.last?.0.contains("/a/") == true, "back on the primary by the end")
+        }
+    }
+}

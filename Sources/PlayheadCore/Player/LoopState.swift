@@ -101,7 +101,9 @@ struct LoopState {
     /// Redundant playlists that failed since the rung last worked (a failure cycles through them once).
     var failoverTried: Set<String> = []
     /// A failover under way: the backup's URL, the segment to fetch again from it, and why.
-    var failover: (url: String, resume: SegmentRetry?, reason: String)?
+    var failover: (url: String, resume: SegmentRetry?, reason: String, failback: Bool)?
+    /// When to try the rung's primary playlist again, after a failover to a backup.
+    var failbackAt: Double?
     /// Ads (`breakId#adIndex`) and breaks already completed at a stall right after their last frame
     /// (their events are not posted again when the next frame comes).
     var adsEndedEarly: Set<String> = []

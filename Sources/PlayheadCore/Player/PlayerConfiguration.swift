@@ -71,6 +71,9 @@ public struct PlayerConfiguration: Sendable {
     public var dropLatenessSeconds = defaultDropLatenessSeconds
     /// Retries of a failed fetch before it is an error.
     public var fetchRetries = defaultFetchRetries
+    /// After a failover to a redundant backup, the rung's primary playlist is tried again this many
+    /// session seconds later (failback; again as long as it fails).
+    public var failbackSeconds = 30.0
     /// Hash every presented frame (framemd5).
     public var hashFrames = false
     /// Post a `framePresented` event for every frame (large logs; off by default).

@@ -5,7 +5,9 @@ import PlayheadNet
 /// one rung with backups. When the rung's media playlist cannot be loaded, or its segments keep
 /// failing after their retries, or its live reloads fail, the player loads the next backup's playlist
 /// and goes on from the same media sequence number. Each failure cycles through the backups once:
-/// when every one of them failed too, the session ends in error. There is no failback to the primary.
+/// when every one of them failed too, the session ends in error. On a backup, the primary (the first
+/// listed) is tried again ``PlayerConfiguration/failbackSeconds`` later at a segment boundary
+/// (failback); if it still fails the session stays on the backup and tries again as long after.
 extension MediaPlayer {
     /// Loads the first media playlist at `url`, or at its redundant backups in turn when it fails.
     /// - Throws: The last failure, when none could be loaded.
@@ -48,7 +50,7 @@ extension MediaPlayer {
         guard let next = (urls[start...] + urls[..<min(start, urls.count)]).first(where: { !state.failoverTried.contains($0) }) else {
             return false
         }
-        state.failover = (next, resume, "\(failure)")
+        state.failover = (next, resume, "\(failure)", false)
         let id = nextTransferID()
         state.transfers[id] = .failoverPlaylist(url: next)
         let network = self.network
@@ -75,6 +77,7 @@ extension MediaPlayer {
         state.failover = nil
         let from = state.mediaURL
         state.redundantURLInUse = failover.url
+        state.failbackAt = failover.url == state.redundantURLs.first ? nil : now + configuration.failbackSeconds
         let oldTracker = state.tracker
         var tracker = LivePlaylistTracker(first: playlist, loadedAt: now)
         if let old = state.tracker, old.isLive { tracker = tracker.aligned(to: old) }
@@ -103,6 +106,27 @@ extension MediaPlayer {
             }
             resume.at = now
             state.segmentRetry = resume
+        } else if !tracker.isLive, let next = state.nextSequence, tracker.segment(mediaSequence: next) == nil {
+            // A failback (or a reload's failover) onto a playlist numbered otherwise: the next segment
+            // is the one at the same time.
+            if let start = oldTracker?.segment(mediaSequence: next)?.startSeconds, let same = tracker.segment(containing: start + 1e-3) {
+                state.nextSequence = same.mediaSequence
+            }
+        }
+    }
+
+    /// Starts trying the rung's primary playlist again when the failback time has come, at a segment
+    /// boundary (nothing loading, nothing to retry).
+    func failBackIfDue(now: Double, loadingSegment: Bool) async {
+        guard let at = state.failbackAt, now >= at, !state.endLoaded, !loadingSegment, state.failover == nil, state.segmentRetry == nil,
+              state.pendingSwitch == nil, let primary = state.redundantURLs.first, primary != state.redundantURLInUse else { return }
+        state.failbackAt = nil
+        state.failover = (primary, nil, "failback to the primary", true)
+        let id = nextTransferID()
+        state.transfers[id] = .failoverPlaylist(url: primary)
+        let network = self.network
+        await driver.start(id) { startedAt in
+            do throws(PlayheadError) { return .success(try await network.fetch(primary, range: nil, at: startedAt)) } catch { return .failure(error) }
         }
     }
 
@@ -110,9 +134,14 @@ extension MediaPlayer {
     func failoverFailed(_ error: any Error, now: Double) async {
         guard let failover = state.failover else { return }
         state.failover = nil
-        state.failoverTried.insert(failover.url)
         let warning = notification(for: error, now: now)
         bus.post(.notification(PlayerNotification.make(.networkError, metadata: warning.metadata, playerTime: now)))
+        // The primary still fails: stay on the backup, and try it again as long after.
+        if failover.failback {
+            state.failbackAt = now + configuration.failbackSeconds
+            return
+        }
+        state.failoverTried.insert(failover.url)
         let from = state.redundantURLInUse
         state.redundantURLInUse = failover.url
         if await failOver(after: error, resume: failover.resume, now: now) { return }

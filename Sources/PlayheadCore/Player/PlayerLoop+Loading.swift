@@ -142,6 +142,7 @@ extension MediaPlayer {
         let target = configuration.buffer.targetSeconds(watchedSeconds: watched)
         resumeContentIfListed(tracker)
         let wantsMedia = state.nextSequence != nil || state.adCursor != nil
+        await failBackIfDue(now: now, loadingSegment: loadingSegment)
         if !loadingSegment, state.status != .error, wantsMedia, buffer.level(at: position) < target {
             if let retry = state.segmentRetry {
                 if now >= retry.at {

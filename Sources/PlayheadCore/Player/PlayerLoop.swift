@@ -130,6 +130,7 @@ extension MediaPlayer {
             times.append(reload)
         }
         if let retry = state.segmentRetry { times.append(retry.at) }
+        if let failback = state.failbackAt, !state.endLoaded { times.append(failback) }
         if let resume = state.resumeAt { times.append(resume) }
         if let limit { times.append(limit) }
         if state.status == .playing || state.status == .paused { times.append((now + 1e-9).rounded(.down) + 1) }
