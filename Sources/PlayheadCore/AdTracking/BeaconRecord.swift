@@ -16,7 +16,12 @@ public struct BeaconRecord: Sendable, Equatable, Codable {
     public var pts: Double
     /// When the last attempt was made, in real time. In JSON: Unix seconds (as the test ad server's
     /// `/beacons` writes them), not Foundation's default of seconds since 2001.
-    public var wallTime: Date
+    public var wallTime: Date {
+        get { Date(timeIntervalSince1970: wallTimeUnixSeconds) }
+        set { wallTimeUnixSeconds = newValue.timeIntervalSince1970 }
+    }
+    /// ``wallTime`` as stored and coded: Unix seconds.
+    private var wallTimeUnixSeconds: Double
     /// The URL called, macros expanded.
     public var url: String
     /// The HTTP status of the last attempt; `nil` when no answer came (transport error, timeout).
@@ -34,7 +39,7 @@ public struct BeaconRecord: Sendable, Equatable, Codable {
         self.adId = adId
         self.mediaTimeSeconds = mediaTimeSeconds
         self.pts = pts
-        self.wallTime = wallTime
+        self.wallTimeUnixSeconds = wallTime.timeIntervalSince1970
         self.url = url
         self.httpStatus = httpStatus
         self.attempts = attempts
@@ -45,37 +50,7 @@ public struct BeaconRecord: Sendable, Equatable, Codable {
     public var succeeded: Bool { httpStatus.map { (200..<300).contains($0) } ?? false }
 
     private enum CodingKeys: String, CodingKey {
-        case event, breakId, adId, mediaTimeSeconds, pts, wallTime, url, httpStatus, attempts, error
-    }
-
-    /// Decodes a record whose `wallTime` is Unix seconds.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        event = try container.decode(String.self, forKey: .event)
-        breakId = try container.decode(String.self, forKey: .breakId)
-        adId = try container.decode(String.self, forKey: .adId)
-        mediaTimeSeconds = try container.decode(Double.self, forKey: .mediaTimeSeconds)
-        pts = try container.decode(Double.self, forKey: .pts)
-        wallTime = Date(timeIntervalSince1970: try container.decode(Double.self, forKey: .wallTime))
-        url = try container.decode(String.self, forKey: .url)
-        httpStatus = try container.decodeIfPresent(Int.self, forKey: .httpStatus)
-        attempts = try container.decode(Int.self, forKey: .attempts)
-        error = try container.decodeIfPresent(String.self, forKey: .error)
-    }
-
-    /// Encodes the record, `wallTime` as Unix seconds.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(event, forKey: .event)
-        try container.encode(breakId, forKey: .breakId)
-        try container.encode(adId, forKey: .adId)
-        try container.encode(mediaTimeSeconds, forKey: .mediaTimeSeconds)
-        try container.encode(pts, forKey: .pts)
-        try container.encode(wallTime.timeIntervalSince1970, forKey: .wallTime)
-        try container.encode(url, forKey: .url)
-        try container.encodeIfPresent(httpStatus, forKey: .httpStatus)
-        try container.encode(attempts, forKey: .attempts)
-        try container.encodeIfPresent(error, forKey: .error)
+        case event, breakId, adId, mediaTimeSeconds, pts, wallTimeUnixSeconds = "wallTime", url, httpStatus, attempts, error
     }
 }
 
