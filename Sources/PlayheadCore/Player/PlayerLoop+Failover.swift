@@ -51,12 +51,7 @@ extension MediaPlayer {
             return false
         }
         state.failover = (next, resume, "\(failure)", false)
-        let id = nextTransferID()
-        state.transfers[id] = .failoverPlaylist(url: next)
-        let network = self.network
-        await driver.start(id) { startedAt in
-            do throws(PlayheadError) { return .success(try await network.fetch(next, range: nil, at: startedAt)) } catch { return .failure(error) }
-        }
+        await startPlaylistFetch(next, as: .failoverPlaylist(url: next))
         return true
     }
 
@@ -91,27 +86,25 @@ extension MediaPlayer {
         }
         announceFailover(from: from, to: transfer.effectiveURL, reason: failover.reason)
         bus.post(.playlistLoaded(url: transfer.effectiveURL, segments: playlist.segments.count, changed: true))
+        // A VOD playlist that numbers its segments otherwise: the segment at the same time.
+        func renumbered(_ sequence: Int) -> Int? {
+            guard !tracker.isLive, tracker.segment(mediaSequence: sequence) == nil else { return sequence }
+            guard let start = oldTracker?.segment(mediaSequence: sequence)?.startSeconds else { return nil }
+            return tracker.segment(containing: start + 1e-3)?.mediaSequence
+        }
         if var resume = failover.resume {
-            // A backup that numbers its segments otherwise: the one at the failed segment's time.
-            if !tracker.isLive, tracker.segment(mediaSequence: resume.mediaSequence) == nil {
-                guard let start = oldTracker?.segment(mediaSequence: resume.mediaSequence)?.startSeconds,
-                      let same = tracker.segment(containing: start + 1e-3) else {
-                    return fail(PlayerNotification.make(.playbackError, metadata: ["URL": transfer.url, "DESCRIPTION":
-                        "the backup \(transfer.url) has no segment where media sequence \(resume.mediaSequence) of \(from) was"],
-                                                        playerTime: now), now: now)
-                }
-                let shift = same.mediaSequence - resume.mediaSequence
-                resume.mediaSequence += shift
-                state.nextSequence = state.nextSequence.map { $0 + shift }
+            guard let sequence = renumbered(resume.mediaSequence) else {
+                return fail(PlayerNotification.make(.playbackError, metadata: ["URL": transfer.url, "DESCRIPTION":
+                    "the backup \(transfer.url) has no segment where media sequence \(resume.mediaSequence) of \(from) was"],
+                                                    playerTime: now), now: now)
             }
+            let shift = sequence - resume.mediaSequence
+            resume.mediaSequence = sequence
             resume.at = now
+            state.nextSequence = state.nextSequence.map { $0 + shift }
             state.segmentRetry = resume
-        } else if !tracker.isLive, let next = state.nextSequence, tracker.segment(mediaSequence: next) == nil {
-            // A failback (or a reload's failover) onto a playlist numbered otherwise: the next segment
-            // is the one at the same time.
-            if let start = oldTracker?.segment(mediaSequence: next)?.startSeconds, let same = tracker.segment(containing: start + 1e-3) {
-                state.nextSequence = same.mediaSequence
-            }
+        } else if let next = state.nextSequence, let sequence = renumbered(next) {
+            state.nextSequence = sequence
         }
     }
 
@@ -122,12 +115,7 @@ extension MediaPlayer {
               state.pendingSwitch == nil, let primary = state.redundantURLs.first, primary != state.redundantURLInUse else { return }
         state.failbackAt = nil
         state.failover = (primary, nil, "failback to the primary", true)
-        let id = nextTransferID()
-        state.transfers[id] = .failoverPlaylist(url: primary)
-        let network = self.network
-        await driver.start(id) { startedAt in
-            do throws(PlayheadError) { return .success(try await network.fetch(primary, range: nil, at: startedAt)) } catch { return .failure(error) }
-        }
+        await startPlaylistFetch(primary, as: .failoverPlaylist(url: primary))
     }
 
     /// The backup failed too: on to the next one, or the session ends.

@@ -175,24 +175,25 @@ extension MediaPlayer {
         }
         let reloading = state.transfers.values.contains { if case .playlist = $0 { return true } else { return false } }
         if !reloading, state.failover == nil, let due = nextReloadTime(tracker), now >= due {
-            let id = nextTransferID()
-            state.transfers[id] = .playlist(attempt: 0)
-            let network = self.network, url = state.mediaURL
-            await driver.start(id) { startedAt in
-                do throws(PlayheadError) { return .success(try await network.fetch(url, range: nil, at: startedAt)) } catch { return .failure(error) }
-            }
+            await startPlaylistFetch(state.mediaURL, as: .playlist(attempt: 0))
+        }
+    }
+
+    /// Starts fetching the playlist at `url` as the transfer `purpose` (a reload, a rung's playlist,
+    /// a backup's).
+    func startPlaylistFetch(_ url: String, as purpose: PendingTransfer) async {
+        let id = nextTransferID()
+        state.transfers[id] = purpose
+        let network = self.network
+        await driver.start(id) { startedAt in
+            do throws(PlayheadError) { return .success(try await network.fetch(url, range: nil, at: startedAt)) } catch { return .failure(error) }
         }
     }
 
     private func startVariantPlaylist(_ index: Int, now: Double) async {
         guard let url = state.ladder?.variants[index].url else { return }
         state.pendingSwitch = index
-        let id = nextTransferID()
-        state.transfers[id] = .variantPlaylist(index: index)
-        let network = self.network
-        await driver.start(id) { startedAt in
-            do throws(PlayheadError) { return .success(try await network.fetch(url, range: nil, at: startedAt)) } catch { return .failure(error) }
-        }
+        await startPlaylistFetch(url, as: .variantPlaylist(index: index))
     }
 
     private func startSegment(_ sequence: Int, attempt: Int, placement: Placement, now: Double) async {
