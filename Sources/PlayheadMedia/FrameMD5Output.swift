@@ -14,6 +14,8 @@ public final class FrameMD5Output {
     /// Whether the container's timestamps wrap below 64 bits (MPEG-TS).
     private var wrapsBelow64 = false
     private var startFixed = false
+    /// The start time, fixed with the header (``inputStart``); 0 before.
+    private var startSeconds = 0.0
     /// A segment's streams were noted (the frame rate and the container are known).
     private var streamsNoted = false
     private var frameRate: Rational?
@@ -41,7 +43,7 @@ public final class FrameMD5Output {
 
     /// The start time timestamps count from: the earliest of every stream, or for MPEG-TS of the kinds
     /// written (the ffmpeg CLI's start-time correction for the streams it uses).
-    private var startSeconds: Double? {
+    private var inputStart: Double? {
         let used = wrapsBelow64 ? starts.filter { kinds.contains($0.key) } : starts
         return (used.isEmpty ? starts : used).values.min()
     }
@@ -83,6 +85,7 @@ public final class FrameMD5Output {
     private func flushHeader() {
         headerWritten = true
         startFixed = true
+        startSeconds = inputStart ?? 0
         for kind in present { described[kind] = describe(streams[kind]!) }
         write(FrameMD5Writer(streams: present.map { described[$0]! }).header(software: software))
         let pending = held
@@ -103,7 +106,7 @@ public final class FrameMD5Output {
     private func emit(_ frame: DecodedFrame) {
         guard let index = present.firstIndex(of: frame.kind), let stream = described[frame.kind] else { return }
         let outUnit = stream.timeBase.doubleValue
-        let seconds = (frame.ptsSeconds ?? 0) - (startSeconds ?? 0)
+        let seconds = (frame.ptsSeconds ?? 0) - startSeconds
         let pts = Int64((seconds / outUnit).rounded())
         let duration = frame.kind == .video ? 1 : Int64(frame.sampleCount)
         let line = FrameMD5Writer.line(stream: index, pts: pts, duration: duration, size: frame.hashedSize, md5: frame.md5!)
