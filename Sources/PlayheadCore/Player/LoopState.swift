@@ -90,8 +90,8 @@ struct LoopState {
     /// The media playlists of the rung playing: the one in use and its redundant backups (variants of
     /// the same BANDWIDTH), in playlist order.
     var redundantURLs: [String] = []
-    /// Ads (`breakId#adIndex`) whose media failed part-way: they end skipped, not completed.
-    var adsCutShort: Set<String> = []
+    /// Ads whose media failed part-way: they end skipped, not completed.
+    var adsCutShort: Set<SpliceSource> = []
     /// The playlists of a rung tried for the switch to it under way (its backups are tried in turn).
     var switchURLsTried: [Int: Set<String>] = [:]
     /// Since when a VOD has waited for media with nothing under way (``MediaPlayer/checkNothingToLoad(now:)``).
@@ -104,9 +104,9 @@ struct LoopState {
     var failover: (url: String, resume: SegmentRetry?, reason: String, failback: Bool)?
     /// When to try the rung's primary playlist again, after a failover to a backup.
     var failbackAt: Double?
-    /// Ads (`breakId#adIndex`) and breaks already completed at a stall right after their last frame
-    /// (their events are not posted again when the next frame comes).
-    var adsEndedEarly: Set<String> = []
+    /// Ads and breaks already completed at a stall right after their last frame (their events are not
+    /// posted again when the next frame comes).
+    var adsEndedEarly: Set<SpliceSource> = []
     var breaksEndedEarly: Set<String> = []
     /// A switch waiting for its rung's playlist.
     var pendingSwitch: Int?

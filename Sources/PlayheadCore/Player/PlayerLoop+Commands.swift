@@ -185,9 +185,7 @@ extension MediaPlayer {
     private func leaveAdForSeek() {
         if let last = state.lastPresented[masterKind], case let .ad(breakId, adIndex) = last.source {
             // An ad (and break) that completed at a stall before the seek is not left again.
-            if state.adsEndedEarly.remove("\(breakId)#\(adIndex)") == nil {
-                leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: last.stamp, completed: false)
-            }
+            leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: last.stamp, completed: false)
             if state.breaksEndedEarly.remove(breakId) == nil, let index = state.timeline.index(ofBreak: breakId) {
                 bus.post(.adBreakCompleted(breakId: breakId, breakIndex: index))
             }

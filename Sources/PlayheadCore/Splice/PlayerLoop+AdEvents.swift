@@ -16,10 +16,8 @@ extension MediaPlayer {
         if previous?.source != item.source {
             if case let .ad(breakId, adIndex)? = previous?.source {
                 recordBoundary(breakId, master ? \.lastAd : \.lastAdAudio, previous!.stamp)
-                if master, state.adsEndedEarly.remove("\(breakId)#\(adIndex)") == nil {
-                    leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: previous!.stamp, completed: true)
-                }
-                if master, item.source.breakId != breakId, state.breaksEndedEarly.remove(breakId) == nil { leaveBreak(breakId) }
+                if master { leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: previous!.stamp, completed: true) }
+                if master, item.source.breakId != breakId { leaveBreak(breakId) }
                 if !item.source.isAd { recordBoundary(breakId, master ? \.firstContentAfter : \.firstContentAudioAfter, stamp) }
             }
             if case let .ad(breakId, adIndex) = item.source {
@@ -53,10 +51,8 @@ extension MediaPlayer {
         for (kind, presented) in state.lastPresented where kind != masterKind && presented.source.breakId == breakId {
             recordBoundary(breakId, \.lastAdAudio, presented.stamp)
         }
-        if state.adsEndedEarly.remove("\(breakId)#\(adIndex)") == nil {
-            leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: last.stamp, completed: true)
-        }
-        if state.breaksEndedEarly.remove(breakId) == nil { leaveBreak(breakId) }
+        leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: last.stamp, completed: true)
+        leaveBreak(breakId)
         state.lastPresented = [:]
     }
 
@@ -65,12 +61,12 @@ extension MediaPlayer {
     /// when the next frame comes seconds later. The boundary still records that next frame.
     func completeAdBeforeStall() {
         guard let last = state.lastPresented[masterKind], case let .ad(breakId, adIndex) = last.source,
-              !state.adsEndedEarly.contains("\(breakId)#\(adIndex)"),
+              !state.adsEndedEarly.contains(last.source),
               let info = adInfo(breakId: breakId, adIndex: adIndex, offset: last.stamp.sourceSeconds + last.stamp.durationSeconds,
                                 pts: last.stamp.ptsSeconds),
               info.offsetSeconds >= info.durationSeconds - last.stamp.durationSeconds / 2 else { return }
         leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: last.stamp, completed: true)
-        state.adsEndedEarly.insert("\(breakId)#\(adIndex)")
+        state.adsEndedEarly.insert(last.source)
         if adIndex == state.timeline.breaks[info.breakIndex].ads.count - 1 {
             leaveBreak(breakId)
             state.breaksEndedEarly.insert(breakId)
@@ -102,8 +98,9 @@ extension MediaPlayer {
         bus.post(.adBreakStarted(breakId: breakId, breakIndex: index, ads: state.timeline.breaks[index].ads.count))
     }
 
+    /// Leaves a break (nothing when it was already left at a stall after its last ad).
     func leaveBreak(_ breakId: String) {
-        guard let index = state.timeline.index(ofBreak: breakId) else { return }
+        guard state.breaksEndedEarly.remove(breakId) == nil, let index = state.timeline.index(ofBreak: breakId) else { return }
         if let selector = adPolicySelector { state.timeline = selector.timeline(state.timeline, afterBreakCompleted: index) }
         bus.post(.adBreakCompleted(breakId: breakId, breakIndex: index))
     }
@@ -114,12 +111,13 @@ extension MediaPlayer {
         bus.post(.adStarted(info))
     }
 
-    /// Leaves an ad: completed when its last frame reached its end, else skipped.
+    /// Leaves an ad: completed when its last frame reached its end, else skipped; nothing when it was
+    /// already left at a stall after its last frame (``completeAdBeforeStall()``).
     func leaveAd(breakId: String, adIndex: Int, lastFrame: BoundaryFrame, completed: Bool) {
-        guard let info = adInfo(breakId: breakId, adIndex: adIndex, offset: lastFrame.sourceSeconds + lastFrame.durationSeconds,
+        guard state.adsEndedEarly.remove(.ad(breakId: breakId, adIndex: adIndex)) == nil, let info = adInfo(breakId: breakId, adIndex: adIndex, offset: lastFrame.sourceSeconds + lastFrame.durationSeconds,
                                 pts: lastFrame.ptsSeconds) else { return }
         let reachedEnd = info.offsetSeconds >= info.durationSeconds - lastFrame.durationSeconds / 2
-        let cutShort = state.adsCutShort.remove("\(breakId)#\(adIndex)") != nil
+        let cutShort = state.adsCutShort.remove(.ad(breakId: breakId, adIndex: adIndex)) != nil
         bus.post(completed && reachedEnd && !cutShort ? .adCompleted(info) : .adSkipped(info))
     }
 

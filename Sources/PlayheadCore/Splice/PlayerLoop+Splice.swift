@@ -133,7 +133,7 @@ extension MediaPlayer {
         }
         metadata[NotificationMetadataKey.breakId.rawValue] = cursor.breakId
         metadata[NotificationMetadataKey.vastErrorCode.rawValue] = String(Self.vastErrorCode(forMediaFailure: error))
-        state.adsCutShort.insert("\(cursor.breakId)#\(cursor.adIndex)")
+        state.adsCutShort.insert(.ad(breakId: cursor.breakId, adIndex: cursor.adIndex))
         bus.post(.notification(Self.adNotification(.adInsertionFail, metadata: metadata, now: now)))
         guard let asset = state.adAssets[cursor.breakId]?[cursor.adIndex],
               let adBreak = state.timeline.breaks.first(where: { $0.id == cursor.breakId }) else { return }
