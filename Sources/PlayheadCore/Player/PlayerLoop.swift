@@ -196,6 +196,8 @@ extension MediaPlayer {
         report.playbackInformation = qos.information(at: now)
         report.notifications = bus.notificationHistory.items
         if !state.timeline.breaks.isEmpty { report.adTimeline = state.timeline }
+        report.adBoundaries.removeAll(where: \.presentedNothing)
+        state.boundaryIndex = [:]
         report.totalRebufferSeconds = report.rebuffers.reduce(0) { $0 + $1.durationSeconds }
         report.driftSeconds = report.mediaSeconds - report.manifestSeconds
         publishSnapshot(now: now)

@@ -67,4 +67,11 @@ public struct AdBoundaryRecord: Sendable, Codable, Equatable {
         self.replacedContentSeconds = replacedContentSeconds
         self.resumeContentSeconds = resumeContentSeconds
     }
+
+    /// No frame of the break or of the content around it was presented: its loading began, then a seek
+    /// or the session's end left it (a report lists the breaks played).
+    var presentedNothing: Bool {
+        [lastContentBefore, firstAd, lastAd, firstContentAfter,
+         lastContentAudioBefore, firstAdAudio, lastAdAudio, firstContentAudioAfter].allSatisfy { $0 == nil }
+    }
 }

@@ -1,0 +1,46 @@
+import Foundation
+@testable import PlayheadCore
+import PlayheadMedia
+import PlayheadNet
+import PlayheadOrigin
+import PlayheadTestFixtures
+import Testing
+
+/// A seek asked for before the first play (autoplay off) past a pre-roll and a mid-roll of the cue
+/// stream (10 s ads at content 0 and 10 s).
+@Suite struct SeekBeforePlayBreakTests {
+    /// The report lists only the breaks that played: the one the seek plays (the PSDK default plays
+    /// the last break it passes over), not an empty record for a pre-roll whose loading the seek cut
+    /// short (QA found `{"breakId": "preroll", "adMediaURLs": []}` with no frame at all).
+    @Test func aBreakTheSeekLeftBeforeAnyFrameIsNotReported() async throws {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let url = server.url("/cues/ts/master.m3u8")
+        let map = AdMap(breaks: [0, 10].map { AdMap.Entry(time: $0, cueId: "at-\(Int($0))", ads: [.init(url: "../ad/master.m3u8", duration: 10, id: nil)]) })
+        var configuration = PlayerConfiguration()
+        configuration.autoplay = false
+        configuration.externallyControlled = true
+        configuration.mode = .demux
+        let factory = MediaPlayerClientFactory()
+        factory.register(resolver: AdMapResolver(map: try map.resolvingURLs(against: url)))
+        configuration.ads = AdSettings(factory: factory)
+        let player = MediaPlayer(url: url, configuration: configuration, driver: VirtualTimeDriver(),
+                                 network: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50)))
+        // As the daemon does: once the session waits at ready (the pre-roll already loading), seek, then play.
+        let task = Task.detached {
+            await ExternalControlTests.whenWaiting(player)
+            player.seek(to: 35)
+            player.play()
+        }
+        let report = await player.run(maxSessionSeconds: 120)
+        await task.value
+        #expect(report.finalStatus == .completed, "\(report.error ?? "")")
+        for record in report.adBoundaries {
+            #expect(record.firstAd != nil, "\(record.breakId): a boundary without an ad frame")
+        }
+        #expect(Set(report.adBoundaries.map(\.breakId)).count == report.adBoundaries.count)
+    }
+}
