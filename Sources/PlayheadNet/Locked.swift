@@ -19,7 +19,7 @@ package final class Locked<Value>: @unchecked Sendable {
 
 extension Duration {
     /// The duration in seconds as a `Double` (for libcurl options and error reports).
-    var secondsDouble: Double {
+    public var secondsDouble: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 

@@ -246,7 +246,9 @@ struct Play: AsyncParsableCommand {
                 do {
                     link = SimulatedLink(trace: try BandwidthTrace.load(path: trace))
                 } catch {
-                    printError("\(trace): \(error)")
+                    // The error names the trace by its file name: name it by the path given instead.
+                    let text = "\(error)", name = (trace as NSString).lastPathComponent
+                    printError(text.hasPrefix(name + ":") ? trace + text.dropFirst(name.count) : text)
                     throw ExitCode(2)
                 }
             } else {

@@ -44,6 +44,10 @@ let tracesRoot = "/work/shared/traces"
         ("0 1 2\n", .malformedLine(trace: "t", line: 1, text: "0 1 2")),
         ("0 1\n1 nan\n", .badNumber(trace: "t", line: 2, text: "nan")),
         ("0 1\n", .tooFewSamples(trace: "t", count: 1)),
+        // The first sample's throughput is never walked: this link carries nothing (a session on it
+        // used to wait for ever, its virtual clock running away).
+        ("0 5\n3 0\n", .carriesNoData(trace: "t")),
+        ("0 0\n10 0\n20 0\n", .carriesNoData(trace: "t")),
     ])
     func reportsEachErrorWithItsLine(text: String, expected: TraceError) {
         #expect(throws: expected) { try BandwidthTrace.parse(text, name: "t") }

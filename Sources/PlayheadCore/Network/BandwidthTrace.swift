@@ -30,7 +30,7 @@ public struct BandwidthTrace: Sendable, Equatable {
     ///   - text: The file's contents.
     ///   - name: The name errors and the trace carry.
     /// - Throws: ``TraceError`` naming the 1-based line: malformed line, bad number, non-increasing time,
-    ///   negative throughput; or too few samples.
+    ///   negative throughput; or too few samples, or no throughput at all after the first sample.
     public static func parse(_ text: String, name: String) throws(TraceError) -> BandwidthTrace {
         var times: [Double] = []
         var rates: [Double] = []
@@ -56,6 +56,7 @@ public struct BandwidthTrace: Sendable, Equatable {
             rates.append(rate)
         }
         guard times.count >= 2 else { throw .tooFewSamples(trace: name, count: times.count) }
+        guard rates.dropFirst().contains(where: { $0 > 0 }) else { throw .carriesNoData(trace: name) }
         return BandwidthTrace(name: name, times: times, megabitsPerSecond: rates)
     }
 

@@ -88,6 +88,11 @@ public struct SimulatedNetwork: PlayerNetwork {
 
     /// Fetches the bytes with the client and charges ``SimulatedLink/transferSeconds(bytes:startingAt:)``
     /// for them, started at `sessionSeconds`.
+    ///
+    /// The client's total timeout holds on the link as it would on a real one: a transfer the link
+    /// would take longer to carry fails with ``HTTPError/timeout(url:phase:after:)`` (phase total), and
+    /// the virtual clock charges the limit for it. (A link that stops carrying data for good used to
+    /// keep the session waiting for ever.) The first-byte and stall limits are not modelled.
     public func fetch(_ url: String, range: ByteRangeRequest?, at sessionSeconds: Double) async throws(PlayheadError) -> NetworkTransfer {
         let response: HTTPResponse
         do {
@@ -96,8 +101,11 @@ public struct SimulatedNetwork: PlayerNetwork {
             throw .network(error)
         }
         let bytes = response.body.count
+        let seconds = link.transferSeconds(bytes: bytes, startingAt: sessionSeconds)
+        if let limit = client.configuration.totalTimeout?.secondsDouble, !(seconds <= limit) {
+            throw .network(.timeout(url: response.url, phase: .total, after: limit))
+        }
         return NetworkTransfer(url: response.url, effectiveURL: response.effectiveURL, status: response.status,
-                               body: response.body, seconds: link.transferSeconds(bytes: bytes, startingAt: sessionSeconds),
-                               firstByteSeconds: link.roundTripSeconds, bytesOnWire: bytes)
+                               body: response.body, seconds: seconds, firstByteSeconds: link.roundTripSeconds, bytesOnWire: bytes)
     }
 }

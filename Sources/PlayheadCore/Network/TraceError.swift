@@ -11,6 +11,8 @@ public enum TraceError: Error, Sendable, Equatable, CustomStringConvertible {
     case negativeThroughput(trace: String, line: Int, megabitsPerSecond: Double)
     /// The trace has fewer than two samples, so no interval to walk.
     case tooFewSamples(trace: String, count: Int)
+    /// Every throughput the walk uses (samples after the first) is 0: no transfer could ever end.
+    case carriesNoData(trace: String)
     /// The file or folder could not be read.
     case unreadable(path: String, reason: String)
 
@@ -20,7 +22,7 @@ public enum TraceError: Error, Sendable, Equatable, CustomStringConvertible {
         case .malformedLine(_, let line, _), .badNumber(_, let line, _),
              .nonIncreasingTime(_, let line, _, _), .negativeThroughput(_, let line, _):
             line
-        case .tooFewSamples, .unreadable:
+        case .tooFewSamples, .carriesNoData, .unreadable:
             nil
         }
     }
@@ -38,6 +40,9 @@ public enum TraceError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(trace):\(line): negative throughput \(rate) Mbit/s"
         case let .tooFewSamples(trace, count):
             return "\(trace): \(count) sample\(count == 1 ? "" : "s"); a trace needs at least 2"
+        case let .carriesNoData(trace):
+            return "\(trace): every throughput after the first sample is 0 Mbit/s, so the link never carries a byte "
+                + "(a sample's throughput holds over the interval that ends at its time; the first sample's is not used)"
         case let .unreadable(path, reason):
             return "cannot read \(path): \(reason)"
         }

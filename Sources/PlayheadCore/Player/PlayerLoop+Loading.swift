@@ -94,6 +94,8 @@ extension MediaPlayer {
             setStatus(.ready, now: driver.now)
             if configuration.autoplay { startPlaying(now: driver.now) }
         } catch {
+            // A timeout took its limit, on the virtual clock too (the wall clock has already spent it).
+            if case let .network(.timeout(_, _, after))? = error as? PlayheadError { driver.advance(by: after) }
             fail(notification(for: error, now: driver.now), now: driver.now)
         }
     }
