@@ -248,6 +248,29 @@ import Testing
         #expect(peak.bitrateSwitches.map(\.toBitsPerSecond).max() == 950_400)
     }
 
+    /// The initial bitrate picks the first segment's rung for every policy, before the caps apply (QA:
+    /// six policies started on their own choice, and with a cap every policy announced the initial
+    /// rung, then switched to the capped one before loading anything from it).
+    @Test(arguments: ABRPolicies.names)
+    func theFirstSegmentComesFromTheInitialRung(policy: String) async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        var settings = ABRSettings()
+        settings.policy = policy
+        settings.controls.initialBitsPerSecond = 1_000_000
+        settings.controls.maximumBitsPerSecond = 600_000
+        let run = await PlayerFixtures.playVirtual(server.url("/ts/master.m3u8"), configure: { $0.abr = settings; $0.mode = .demux },
+                                                   link: PlayerFixtures.link(megabits: 50))
+        let loaded = run.events.compactMap { if case let .segmentLoaded(url, sequence, _, _, _) = $0.kind { (url, sequence) } else { nil } }
+        #expect(loaded.first?.0.hasSuffix("/v1/seg000.ts") == true, "\(loaded.prefix(2))")
+        let switches = run.report.bitrateSwitches
+        #expect(switches.first?.toBitsPerSecond == 950_400 && switches.first?.reason == "initial", "\(switches)")
+        // The cap applies from the second segment on; no switch is announced before a segment is loaded.
+        #expect(switches.dropFirst().allSatisfy { ($0.mediaSequence ?? 0) >= 1 }, "\(switches.map { ($0.mediaSequence ?? -1, $0.toBitsPerSecond) })")
+        #expect(switches.dropFirst().first?.toBitsPerSecond == 510_400)
+        #expect(run.report.notifications.filter { $0.code.code == 302000 }.count == switches.count)
+    }
+
     /// Stays on the lowest rung and keeps every context it was asked with (the loop asks one at a time).
     struct LoggingPolicy: ABRPolicy {
         let name = "logging"

@@ -110,6 +110,10 @@ struct LoopState {
     var breaksEndedEarly: Set<String> = []
     /// A switch waiting for its rung's playlist.
     var pendingSwitch: Int?
+    /// The rung chosen with the first media playlist is the first segment's: its decision is not
+    /// made again (a second one let the policy's own start and the caps override the initial bitrate,
+    /// after announcing a rung never played).
+    var firstSegmentRungChosen = false
     /// Recent segment transfers, for the bandwidth estimate (most recent last).
     var throughputSamples: [ThroughputSample] = []
     /// Frame counters at the last ABR decision (frame-drop downswitch).

@@ -25,6 +25,7 @@ extension MediaPlayer {
                 if abr != nil, Set(multivariant.variants.map(\.bandwidth)).count > 1 {
                     state.ladder = VariantLadder(grouping: resolved)
                     let index = decideVariant(now: driver.now) ?? 0
+                    state.firstSegmentRungChosen = true
                     url = state.ladder!.variants[index].url
                     state.redundantURLs = state.ladder!.redundant[index]
                     state.pendingSwitch = index
@@ -159,7 +160,9 @@ extension MediaPlayer {
                 await startAdSegment(cursor, attempt: 0, now: now)
             } else if state.pendingSwitch == nil, state.failover == nil, let sequence = state.nextSequence, tracker.segment(mediaSequence: sequence) != nil,
                       !awaitsResolution(before: sequence) {
-                if let index = decideVariant(now: now) {
+                let decided = state.firstSegmentRungChosen ? nil : decideVariant(now: now)
+                state.firstSegmentRungChosen = false
+                if let index = decided {
                     if !tracker.isLive, let cached = state.variantPlaylists[index] {
                         switchVariant(to: index, playlist: cached.playlist, url: cached.url, now: now)
                     } else {
