@@ -22,7 +22,7 @@ final class SessionOutputs: @unchecked Sendable {
             let output = FrameMD5Output(kinds: [.video], software: "playhead \(Playhead.version)", write: md5Out.write)
             md5 = output
             player.observeFrames(streams: { output.note(streams: $0) }, packets: { output.note($0) },
-                                 presented: { output.add($0) })
+                                 presented: { output.add($0) }, contentSegmentStart: { output.note(segmentStartSeconds: $0) })
         } else {
             md5 = nil
         }

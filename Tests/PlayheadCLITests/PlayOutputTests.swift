@@ -47,6 +47,33 @@ import Testing
         #expect(dumped == Array(expected[225..<225 + dumped.count]))
     }
 
+    /// The frame lines of framemd5 text (no header).
+    static func frameLines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") } }
+
+    /// A start position mid-item: the framemd5 lines are ffmpeg's own for those frames, timestamps
+    /// included. They counted from the first segment demuxed, not the rendition's first (at --start 10,
+    /// pts 60 where ffmpeg has 300). For fMP4, whose audio starts 21 ms before its video here, the
+    /// estimate from the video is one frame short of ffmpeg's count (it counts from the audio's start).
+    @Test(arguments: ["ts", "fmp4"])
+    func framemd5AfterAStartPositionCountsFromTheRenditionsStart(container: String) async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let url = server.url("/\(container)/v0/index.m3u8")
+        let ours = await CLI.run(CLI.playhead, ["play", url, "--start", "10", "--framemd5", "-", "--report", "/dev/null", "--quiet"])
+        #expect(ours.status == 0, "\(ours.stderr)")
+        let reference = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", url, "-map", "0:v", "-f", "framemd5", "-"])
+        let expected = Array(Self.frameLines(reference.stdout).dropFirst(300))
+        let lines = Self.frameLines(ours.stdout)
+        #expect(lines.count == 600 && expected.count == 600)
+        #expect(CLI.hashes(ours.stdout) == CLI.hashes(reference.stdout).suffix(600).map { $0 })
+        func pts(_ lines: [String]) -> [Int] { lines.compactMap { Int($0.split(separator: ",")[1].trimmingCharacters(in: .whitespaces)) } }
+        if container == "ts" {
+            #expect(lines == expected)
+        } else {
+            #expect(zip(pts(lines), pts(expected)).allSatisfy { abs($0 - $1) <= 1 }, "\(lines.first ?? "") against \(expected.first ?? "")")
+        }
+    }
+
     @Test func aDumpStartsANewFileAtEachPictureSize() async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }
