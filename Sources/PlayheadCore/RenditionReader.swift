@@ -53,7 +53,8 @@ public struct RenditionReader: Sendable {
         do throws(PlayheadError) {
             for index in 0..<count {
                 guard let pending = next else { break }
-                let segment = try await pending.value.get()
+                // The fetch runs in its own task: a cancelled reader cancels it (its transfer stops).
+                let segment = try await withTaskCancellationHandler { await pending.value } onCancel: { pending.cancel() }.get()
                 next = index + 1 < count ? prefetch(fetcher, index + 1) : nil
                 if segment.hasEmptyMedia {
                     throw .media(url: segment.url, .emptyMedia(initializationBytes: segment.initializationByteCount))

@@ -61,6 +61,18 @@ struct Frames: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The work runs in a task a signal cancels: what was decoded by then is still written (it was
+        // lost in the output buffers), and the exit status is 128 + the signal.
+        let work = Task { () async -> Int32 in await read() }
+        let interruption = SignalStop(what: "reading") { work.cancel() }
+        let status = await work.value
+        interruption.cancel()
+        if let signal = interruption.received { throw ExitCode(128 + signal) }
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Reads the rendition; returns the exit status (0, 1, or 2 when an output cannot be written).
+    private func read() async -> Int32 {
         MediaLog.level = verbose ? .warning : .quiet
         let url = ResourceURL.fromArgument(source)
         let client = HTTPClient()
@@ -74,22 +86,34 @@ struct Frames: AsyncParsableCommand {
         options.hashFrames = framemd5 != nil
         let decoder = RenditionDecoder(options: options)
 
-        let sink = try FrameSink(framemd5: framemd5, kinds: stream.kinds)
+        let sink: FrameSink
+        do { sink = try FrameSink(framemd5: framemd5, kinds: stream.kinds) } catch { return 2 }
         let started = ContinuousClock.now
         do throws(PlayheadError) {
             let loaded = try await PlaylistLoader(client: client).loadMedia(url, choice: choice)
             for warning in loaded.media.parsed.warnings { printError("warning: \(loaded.media.url): \(warning)") }
+            if loaded.variantIndex == nil, variant != nil || bandwidth != nil {
+                printError("warning: \(loaded.media.url) is a media playlist: --\(variant != nil ? "variant" : "bandwidth") has no variant to choose")
+            }
             if loaded.playlist.segments.isEmpty {
                 throw .unexpectedPlaylist(url: loaded.media.url, detail: "the playlist lists no segments: no frames to read")
             }
             let reader = RenditionReader(client: client, playlist: loaded.playlist, baseURL: loaded.media.effectiveURL)
             try await reader.read(decoder: decoder, onSegment: sink.segment, onPacket: sink.packet, onFrame: sink.frame)
+            sink.finish(elapsed: ContinuousClock.now - started)
+            // As ffmpeg's `-map 0:a` on a stream without audio: an error, not an empty output.
+            let missing = stream.kinds.filter { !sink.kindsSeen.contains($0) }
+            if stream == .all ? missing.count == stream.kinds.count : !missing.isEmpty {
+                printError("\(loaded.media.url): no \(missing.map(\.rawValue).joined(separator: " or ")) stream in its segments"
+                           + (missing.contains(.audio) ? " (audio in a separate rendition, EXT-X-MEDIA TYPE=AUDIO, is read from its own playlist URL)" : ""))
+                return 1
+            }
         } catch {
             sink.finish(elapsed: ContinuousClock.now - started)
-            printError(error.description)
-            throw ExitCode(1)
+            if !Task.isCancelled { printError(error.description) }
+            return Task.isCancelled ? 0 : 1
         }
-        sink.finish(elapsed: ContinuousClock.now - started)
+        return 0
     }
 }
 
@@ -118,6 +142,8 @@ final class FrameSink {
     private var packets = 0
     private var bytes = 0
     private var damage = 0
+    /// The kinds of stream the segments held.
+    private(set) var kindsSeen: Set<MediaKind> = []
 
     init(framemd5: String?, kinds: [MediaKind]) throws {
         if let framemd5 {
@@ -172,6 +198,7 @@ final class FrameSink {
 
     func segment(_ outcome: RenditionReader.SegmentOutcome) {
         md5?.note(outcome.report)
+        kindsSeen.formUnion(outcome.report.streams.map(\.kind))
         packets += outcome.report.packets
         bytes += outcome.byteCount
         damage += outcome.report.damage.count + outcome.fetchDamage.count

@@ -43,6 +43,25 @@ import Testing
         #expect(CLI.hashes(ours.stdout) == Array(CLI.hashes(reference.stdout).prefix(360)))
     }
 
+    /// A stream asked for that the segments do not hold (video-only segments, `--stream audio`): exit 1
+    /// naming it, as ffmpeg's "matches no streams"; it was exit 0 with an empty framemd5 file.
+    @Test func aStreamTheSegmentsDoNotHoldIsAnError() async throws {
+        let folder = NSTemporaryDirectory() + "playhead-vonly-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let made = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", CLI.streams + "/ts/v0/seg000.ts", "-map", "0:v",
+                                            "-c", "copy", "-f", "mpegts", folder + "/v.ts"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let lines = ["#EXTM3U", "#EXT-X-TARGETDURATION:4", "#EXTINF:4,", "v.ts", "#EXT-X-ENDLIST"]
+        try lines.joined(separator: "\n").write(toFile: folder + "/index.m3u8", atomically: true, encoding: .utf8)
+        let audio = await CLI.run(CLI.playhead, ["frames", folder + "/index.m3u8", "--stream", "audio", "--framemd5", "-"])
+        #expect(audio.status == 1)
+        #expect(audio.stderr.contains("no audio stream in its segments"), "\(audio.stderr)")
+        let video = await CLI.run(CLI.playhead, ["frames", folder + "/index.m3u8", "--stream", "all", "--framemd5", "-"])
+        #expect(video.status == 0, "\(video.stderr)")
+        #expect(CLI.hashes(video.stdout).count == 120)
+    }
+
     /// An fMP4 segment served empty: its init section alone opens and holds no samples, which used to
     /// pass as a segment of 0 frames (exit 0). It fails like an empty TS segment, after the frames before it.
     @Test func anEmptyFMP4SegmentEndsTheRunNamingIt() async throws {

@@ -172,4 +172,33 @@ import Testing
         for line in lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)") }
         #expect(lines.last?.contains("stopped") == true || lines.contains { $0.contains("\"stopped\"") }, "the stop is in the events")
     }
+
+    /// `frames` stopped by a signal while a segment hangs: the frames of the segments read are written
+    /// (they stayed in the output buffer and were lost: 0 bytes), and the exit status is 128 + 2.
+    @Test(.timeLimit(.minutes(1))) func aSignalStopsFramesWithTheFramesReadWritten() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        server.setFault(.stallAfter(bytes: 1000), forPath: "/ts/v0/seg002.ts")
+        let file = NSTemporaryDirectory() + "playhead-frames-signal-\(UUID().uuidString).md5"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.playhead)
+        process.arguments = ["frames", server.url("/ts/v0/index.m3u8"), "--framemd5", file]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Segment 2 is asked for once segment 0 is decoded (each segment is fetched while the one
+        // before decodes); it then hangs.
+        await server.waitForRequests(path: "/ts/v0/seg002.ts")
+        process.interrupt()
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { process.waitUntilExit(); continuation.resume() }
+        }
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(process.terminationReason) \(process.terminationStatus)")
+        let written = CLI.hashes(try String(contentsOfFile: file, encoding: .utf8))
+        let reference = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", CLI.streams + "/ts/v0/index.m3u8",
+                                                 "-map", "0:v", "-f", "framemd5", "-"])
+        #expect(written.count >= 120, "\(written.count) frames written")
+        #expect(written == Array(CLI.hashes(reference.stdout).prefix(written.count)))
+    }
 }
