@@ -1,4 +1,5 @@
 import Foundation
+import PlayheadCore
 
 /// How a soak run is set up. Defaults are named statics.
 public struct SoakSettings: Sendable, Codable {
@@ -6,8 +7,15 @@ public struct SoakSettings: Sendable, Codable {
     public static let defaultSummaryIntervalSeconds = 10.0
     /// Default RSS growth after warm-up that is flagged: 5 %.
     public static let defaultMemoryGrowthLimitPercent = 5.0
-    /// Default warm-up: the first fifth of the run, at most 60 s.
-    public static func defaultWarmUpSeconds(durationSeconds: Double) -> Double { min(60, durationSeconds / 5) }
+    /// Default warm-up: 60 s, the time a session's buffers take to reach their size (the forward target
+    /// grows to its cap over the first 56 s watched, the back buffer fills in 30 s): memory that grows
+    /// before then is the buffers filling, not a leak. A run that ends within it measures no growth.
+    /// (It was a fifth of the run: short healthy runs were flagged for their buffers filling.)
+    public static func defaultWarmUpSeconds(durationSeconds: Double) -> Double {
+        let buffer = BufferPolicy()
+        let forward = (buffer.maximumSeconds - buffer.minimumSeconds) / buffer.growthPerWatchedSecond
+        return (max(forward, buffer.backBufferSeconds) / 10).rounded(.up) * 10
+    }
 
     /// The stream every session plays.
     public var url: String
@@ -80,6 +88,8 @@ public struct SoakSessionFigures: Sendable, Codable, Equatable {
     public var rebuffers: Int
     /// Whether it ended in error.
     public var failed: Bool
+    /// What the error was (URL and cause), when it ended in error.
+    public var error: String? = nil
     /// Playback position, seconds.
     public var positionSeconds: Double
     /// Each stall so far (in process only): when, where, how long, and how far from the live edge.
@@ -171,13 +181,13 @@ public struct SoakReport: Sendable, Codable {
         for session in samples.last?.sessions ?? [] {
             if session.rebuffers > 0 {
                 let details = (session.stalls ?? []).map { stall in
-                    String(format: "at %.1f s (position %.1f s, %@ s; last segment %@)", stall.atSeconds, stall.positionSeconds,
-                           stall.durationSeconds.map { String(format: "%.2f", $0) } ?? "open", stall.lastSegment ?? "?")
+                    String(format: "at %.1f s (position %.1f s, %@; last segment %@)", stall.atSeconds, stall.positionSeconds,
+                           stall.durationSeconds.map { String(format: "%.2f s", $0) } ?? "not over", stall.lastSegment ?? "?")
                 }
                 flags.append("stalls: session \(session.id) rebuffered \(session.rebuffers) times" + (details.isEmpty ? "" : ": " + details.joined(separator: "; "))
                              + ((session.networkErrors ?? []).isEmpty ? "" : "; retried fetches: " + (session.networkErrors ?? []).suffix(3).joined(separator: " | ")))
             }
-            if session.failed { flags.append("error: session \(session.id) ended in error") }
+            if session.failed { flags.append("error: session \(session.id) ended in error" + (session.error.map { ": " + $0 } ?? "")) }
         }
         self.flags = flags
     }
@@ -196,7 +206,11 @@ public struct SoakReport: Sendable, Codable {
         }
         lines.append(String(format: "  mean CPU after warm-up %.1f %% of one core (%.2f %% per session)", meanCPUPercent,
                             meanCPUPercent / Double(max(settings.sessions, 1))))
-        if let growth = rssGrowthPercent { lines.append(String(format: "  RSS growth after warm-up (%.0f s): %.2f %%", settings.warmUpSeconds, growth)) }
+        if let growth = rssGrowthPercent {
+            lines.append(String(format: "  RSS growth after warm-up (%.0f s): %.2f %%", settings.warmUpSeconds, growth))
+        } else {
+            lines.append(String(format: "  RSS growth: not measured (fewer than two samples after the %.0f s warm-up while every session ran)", settings.warmUpSeconds))
+        }
         lines.append(flags.isEmpty ? "  flags: none" : "  flags:\n" + flags.map { "    " + $0 }.joined(separator: "\n"))
         return lines.joined(separator: "\n") + "\n"
     }

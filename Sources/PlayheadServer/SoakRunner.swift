@@ -51,6 +51,8 @@ public enum SoakRunner {
             let elapsed = Date().timeIntervalSince(started)
             let wait = min(settings.summaryIntervalSeconds, max(0.1, settings.durationSeconds + 5 - elapsed))
             try? await Task.sleep(for: .seconds(wait))
+            // Cancelled (a signal): one last sample, then the sessions stop and the report is made.
+            let stopping = Task.isCancelled
             let (sessions, stats) = try await target.snapshot()
             let now = Date()
             let cpu = (stats.cpuSeconds - last.cpu) / max(now.timeIntervalSince(last.time), 0.001) * 100
@@ -62,7 +64,7 @@ public enum SoakRunner {
                                     rssPerSessionBytes: stats.residentBytes / max(settings.sessions, 1), sessions: sessions)
             samples.append(sample)
             print(sample.line)
-            if running == 0 || sample.elapsedSeconds > settings.durationSeconds + 60 { break }
+            if stopping || running == 0 || sample.elapsedSeconds > settings.durationSeconds + 60 { break }
         }
         await target.finish()
         return SoakReport(settings: settings, samples: samples)
@@ -78,7 +80,7 @@ final class InProcessSoakTarget: SoakTarget {
     let players: [MediaPlayer]
     let stalls: [Mutex<Int>]
     /// Each session's stalls, with the last segment that arrived before each.
-    let stallDetails: [Mutex<(stalls: [SoakStall], lastSegment: String?, networkErrors: [String])>]
+    let stallDetails: [Mutex<(stalls: [SoakStall], lastSegment: String?, networkErrors: [String], error: String?)>]
     let tasks = Mutex<[Task<PlaybackReport, Never>]>([])
 
     init(settings: SoakSettings) {
@@ -90,7 +92,7 @@ final class InProcessSoakTarget: SoakTarget {
             MediaPlayer(url: settings.url, configuration: configuration, driver: RealTimeDriver(), network: LiveNetwork(client: client))
         }
         stalls = players.map { _ in Mutex(0) }
-        stallDetails = players.map { _ in Mutex(([], nil, [])) }
+        stallDetails = players.map { _ in Mutex(([], nil, [], nil)) }
     }
 
     func start() async throws {
@@ -105,6 +107,8 @@ final class InProcessSoakTarget: SoakTarget {
                     details.withLock { state in
                         if !state.stalls.isEmpty { state.stalls[state.stalls.count - 1].durationSeconds = duration }
                     }
+                case let .notification(notification) where notification.code == .playbackError:
+                    details.withLock { $0.error = notification.metadata["DESCRIPTION"] ?? notification.name }
                 case let .notification(notification) where notification.code == .networkError:
                     let text = String(format: "%.1f s: ", event.playerTime) + (notification.metadata["DESCRIPTION"] ?? notification.name)
                     details.withLock { if $0.networkErrors.count < 20 { $0.networkErrors.append(text) } }
@@ -122,7 +126,9 @@ final class InProcessSoakTarget: SoakTarget {
     func snapshot() async throws -> ([SoakSessionFigures], ProcessStats) {
         let figures = zip(players, stalls).enumerated().map { index, pair in
             SoakSessionFigures(id: String(index + 1), status: pair.0.status.rawValue, rebuffers: pair.1.withLock { $0 },
-                               failed: pair.0.status == .error, positionSeconds: pair.0.currentTime,
+                               failed: pair.0.status == .error,
+                               error: pair.0.status == .error ? stallDetails[index].withLock { $0.error } ?? pair.0.reportSoFar?.error : nil,
+                               positionSeconds: pair.0.currentTime,
                                stalls: stallDetails[index].withLock { $0.stalls },
                                networkErrors: stallDetails[index].withLock { $0.networkErrors },
                                edgeDistanceSeconds: pair.0.isLive ? pair.0.seekableRange.map { $0.upperBound - pair.0.currentTime } : nil)
@@ -189,6 +195,7 @@ final class DaemonSoakTarget: SoakTarget {
                 let report = try LoopbackHTTPClient.send("GET", server + "/v1/sessions/\(id)/report", headers: headers)
                 if report.status == 200, let fields = (try? JSONSerialization.jsonObject(with: report.body)) as? [String: Any] {
                     figure.positionSeconds = fields["positionSeconds"] as? Double ?? figure.positionSeconds
+                    figure.error = fields["error"] as? String
                     figure.rebuffers = (fields["rebuffers"] as? [Any])?.count ?? figure.rebuffers
                     finalRead.withLock { _ = $0.insert(id) }
                 }

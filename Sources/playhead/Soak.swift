@@ -34,7 +34,7 @@ struct Soak: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds between two summary lines.")
     var interval = SoakSettings.defaultSummaryIntervalSeconds
 
-    @Option(name: .customLong("warm-up"), parsing: .unconditional, help: "Seconds of warm-up before RSS growth is measured (default: a fifth of --duration, at most 60).")
+    @Option(name: .customLong("warm-up"), parsing: .unconditional, help: "Seconds of warm-up before RSS growth is measured (default: 60, the time the buffers take to fill).")
     var warmUp: Double?
 
     @Option(name: .customLong("memory-growth-limit"), parsing: .unconditional, help: "RSS growth after warm-up that is flagged, percent.")
@@ -63,10 +63,17 @@ struct Soak: AsyncParsableCommand {
 
     func run() async throws {
         let settings = settings
+        // A signal ends the soak early with its report (every sample so far), exit 128 + the signal.
+        let work = Task { () async -> Result<SoakReport, any Error> in
+            do { return .success(try await SoakRunner.run(settings) { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }) } catch { return .failure(error) }
+        }
+        let interruption = SignalStop(what: "the soak") { work.cancel() }
+        let outcome = await work.value
+        interruption.cancel()
         let result: SoakReport
-        do {
-            result = try await SoakRunner.run(settings) { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
-        } catch {
+        switch outcome {
+        case let .success(report): result = report
+        case let .failure(error):
             FileHandle.standardError.write(Data("playhead soak: \(error)\n".utf8))
             throw ExitCode(2)
         }
@@ -81,6 +88,7 @@ struct Soak: AsyncParsableCommand {
                 throw ExitCode(2)
             }
         }
+        if let signal = interruption.received { throw ExitCode(128 + signal) }
         if !result.flags.isEmpty { throw ExitCode(1) }
     }
 }

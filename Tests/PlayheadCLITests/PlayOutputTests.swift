@@ -173,6 +173,30 @@ import Testing
         #expect(lines.last?.contains("stopped") == true || lines.contains { $0.contains("\"stopped\"") }, "the stop is in the events")
     }
 
+    /// `soak` stopped by a signal: the sessions stop, and the report of the samples so far is printed
+    /// and written (it exited at once with nothing), exit status 128 + 2.
+    @Test(.timeLimit(.minutes(1))) func aSignalEndsASoakWithItsReport() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let file = NSTemporaryDirectory() + "playhead-soak-signal-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.playhead)
+        process.arguments = ["soak", server.url("/ts/v0/index.m3u8"), "--sessions", "1", "--duration", "30", "--interval", "0.2", "--report", file]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        await server.waitForRequests(path: "/ts/v0/seg001.ts")
+        process.interrupt()
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { process.waitUntilExit(); continuation.resume() }
+        }
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(process.terminationReason) \(process.terminationStatus)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+        let samples = try #require(report["samples"] as? [[String: Any]])
+        #expect(!samples.isEmpty)
+    }
+
     /// `frames` stopped by a signal while a segment hangs: the frames of the segments read are written
     /// (they stayed in the output buffer and were lost: 0 bytes), and the exit status is 128 + 2.
     @Test(.timeLimit(.minutes(1))) func aSignalStopsFramesWithTheFramesReadWritten() async throws {

@@ -61,6 +61,29 @@ import Testing
         #expect(report.text.contains("1 sessions × 2.5 s"))
     }
 
+    /// A short healthy run (QA: 3 sessions × 15 s, RSS 82.4 → 94.5 → 82.5 MiB) was flagged for a 14.7 %
+    /// growth that was its buffers filling: the default warm-up lasts until they are full, and a run
+    /// that ends within it measures no growth (and says so).
+    @Test func theDefaultWarmUpLastsUntilTheBuffersAreFull() {
+        let settings = SoakSettings(url: "http://127.0.0.1/x.m3u8", sessions: 3, durationSeconds: 15)
+        #expect(settings.warmUpSeconds == 60)
+        let report = SoakReport(settings: settings, samples: [SoakReportTests().sample(5, running: 3, rss: 82.4), SoakReportTests().sample(10, running: 3, rss: 94.5),
+                                                             SoakReportTests().sample(15, running: 0, rss: 82.5)])
+        #expect(report.rssGrowthPercent == nil)
+        #expect(report.flags.isEmpty, "\(report.flags)")
+        #expect(report.text.contains("RSS growth: not measured"))
+    }
+
+    /// A session that fails names its error in the flags (it said only "ended in error").
+    @Test(.timeLimit(.minutes(1))) func aFailedSessionNamesItsError() async throws {
+        var settings = SoakSettings(url: "http://127.0.0.1:9/none.m3u8", sessions: 1, durationSeconds: 2)
+        settings.summaryIntervalSeconds = 0.1
+        let report = try await SoakRunner.run(settings) { _ in }
+        let flag = try #require(report.flags.first { $0.hasPrefix("error: session 1 ended in error") })
+        #expect(flag.contains("http://127.0.0.1:9/none.m3u8"), "\(flag)")
+        #expect(report.samples.last?.sessions.first?.error?.contains("127.0.0.1:9") == true)
+    }
+
     /// A target whose reads fail after its sessions started.
     final class FailingTarget: SoakTarget {
         let finished = Mutex(0)
