@@ -167,6 +167,13 @@ public final class RenditionDecoder {
             damage.append(MediaDamage(stage: "\(packet.kind.rawValue) decoder", byteOffset: packet.bytePosition,
                                       code: complaint.code, message: complaint.message))
         }
+        if options.mode == .keyframes {
+            // Keyframes alone have nothing to reorder: each comes out at once (the decoder's reordering
+            // delay held the last two back, so a buffer of keyframes ran dry seconds before its end).
+            _ = decoder.decode(nil) { frame in
+                self.emit(frame, decoder: decoder, damage: &damage, onFrame: onFrame)
+            }
+        }
         if !damage.isEmpty { segment.damage += damage }
     }
 

@@ -120,9 +120,23 @@ extension MediaPlayer {
         }
         let source = sourceSeconds(pts, in: segment)
         guard segment.placement.keeps(source) else { return }
+        if configuration.mode == .keyframes, frame.kind == .video {
+            duration = keyframeSpan(from: pts, source: source, in: segment) ?? duration
+        }
         queue(PendingFrame(kind: frame.kind, timelineSeconds: source + segment.placement.offset, source: segment.placement.source,
                            sourceSeconds: source, durationSeconds: duration, frame: frame, ptsSeconds: pts,
                            isKeyframe: frame.isKeyframe), now: now)
+    }
+
+    /// Keyframes mode: a keyframe stands for its group of pictures, up to the segment's next keyframe
+    /// or the segment's end (it counted one frame, so the buffer seemed to run dry seconds before the
+    /// media in it did, and sessions stalled that had seconds buffered).
+    private func keyframeSpan(from pts: Double, source: Double, in segment: BufferedSegment) -> Double? {
+        let next = segment.demuxed.packets.lazy.filter { $0.kind == .video && $0.isKeyframe }
+            .compactMap { packet in packet.pts.map { Double($0) * packet.timeBase.doubleValue } }
+            .filter { $0 > pts + 1e-6 }.min()
+        let end = next.map { $0 - pts } ?? (segment.timelineEnd - (source + segment.placement.offset))
+        return end > 0 ? end : nil
     }
 
     /// Demux mode: packets stand in for frames (presentation from packet timestamps). Packets of a
