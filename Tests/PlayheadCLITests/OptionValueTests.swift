@@ -20,6 +20,15 @@ import Testing
         (["--seek", "-1:3"], "--seek takes AT:SECONDS with two finite non-negative numbers, got \"-1:3\""),
         (["--report", "/nonexistent-folder/report.json"], "--report /nonexistent-folder/report.json: no folder /nonexistent-folder"),
         (["--report-html", "/tmp"], "--report-html /tmp: is a folder"),
+        // A minimum above the maximum was taken silently (the minimum won).
+        (["--min-bitrate", "5000000", "--max-bitrate", "1000000"], "--min-bitrate 5000000 is above --max-bitrate 1000000"),
+        // ABR options with an option that turns ABR off were ignored silently.
+        (["--variant", "1", "--abr", "bba"], "--abr has no effect with --variant"),
+        (["--max-bandwidth", "800000", "--min-bitrate", "1"], "--min-bitrate has no effect with --max-bandwidth"),
+        (["--variant", "0", "--max-bitrate", "1"], "--max-bitrate has no effect with --variant"),
+        (["--variant", "0", "--initial-bitrate", "1"], "--initial-bitrate has no effect with --variant"),
+        (["--max-bandwidth", "1", "--peak-bitrate", "0"], "--peak-bitrate has no effect with --max-bandwidth"),
+        (["--variant", "0", "--lock-rung", "0"], "--lock-rung has no effect with --variant"),
     ])
     func playRefuses(_ options: [String], _ message: String) async {
         // Nothing listens on the URL: a refusal must come before any fetch.
