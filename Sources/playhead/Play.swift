@@ -150,6 +150,14 @@ struct Play: AsyncParsableCommand {
         if toStandardOutput.count > 1 {
             throw ValidationError("\(toStandardOutput.joined(separator: " and ")) all write to standard output; give all but one a file")
         }
+        // Two outputs to one file: the one written last would replace the other (/dev/null may take any number).
+        let files = [("--events", events), ("--framemd5", framemd5), ("--report", report), ("--report-html", reportHtml)]
+            .compactMap { option, path in path.flatMap { $0 == "-" ? nil : (option, Self.standardized($0)) } }
+        for (index, (option, path)) in files.enumerated() where path != "/dev/null" {
+            if let earlier = files[..<index].first(where: { $0.1 == path }) {
+                throw ValidationError("\(earlier.0) and \(option) both write to \(path); give each its own file")
+            }
+        }
         if simulateLive, clock == .real { throw ValidationError("--simulate-live needs --clock virtual") }
         if AdSignalingMode(rawValue: adSignalingMode) == nil {
             throw ValidationError("unknown --ad-signaling-mode \"\(adSignalingMode)\"; one of \(AdSignalingMode.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -162,6 +170,12 @@ struct Play: AsyncParsableCommand {
             guard let path, path != "-" else { continue }
             if let reason = Self.unwritable(path) { throw ValidationError("\(option) \(path): \(reason)") }
         }
+    }
+
+    /// `path` made absolute (against the working folder) with `.` and `..` segments and symbolic links
+    /// resolved, so that two spellings of one file compare equal.
+    static func standardized(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     /// Why the file at `path` could not be written (its folder missing or read-only, or it is a folder), or nil.
