@@ -96,23 +96,32 @@ enum RangeRequest: Equatable {
     /// The range starts past the end: 416.
     case unsatisfiable
 
-    /// Interprets `bytes=a-b`, `bytes=a-` and `bytes=-n` against a resource of `size` bytes.
+    /// Interprets `bytes=a-b`, `bytes=a-` and `bytes=-n` against a resource of `size` bytes. Positions are
+    /// plain digits (RFC 9110 §14.1.1: no sign, no space; anything else makes the header invalid, so
+    /// ignored); a number too large for `Int` is past the end of any file: a last position clamps to the
+    /// end, a suffix selects the whole file, a first position is unsatisfiable.
     init(header: String?, size: Int) {
         guard let header, header.hasPrefix("bytes="), !header.contains(",") else { self = .whole; return }
         let spec = header.dropFirst("bytes=".count).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard spec.count == 2 else { self = .whole; return }
         if spec[0].isEmpty {
-            guard let suffix = Int(spec[1]), suffix >= 0 else { self = .whole; return }
+            guard let suffix = Self.position(spec[1]) else { self = .whole; return }
             // A suffix of no bytes, or of an empty resource, selects nothing (RFC 9110 §14.1.3).
             self = size == 0 || suffix == 0 ? .unsatisfiable : .partial(first: max(0, size - suffix), last: size - 1)
             return
         }
-        guard let first = Int(spec[0]), first >= 0 else { self = .whole; return }
+        guard let first = Self.position(spec[0]) else { self = .whole; return }
         var last = size - 1
         if !spec[1].isEmpty {
-            guard let asked = Int(spec[1]), asked >= first else { self = .whole; return }
+            guard let asked = Self.position(spec[1]), asked >= first else { self = .whole; return }
             last = min(asked, size - 1)
         }
         self = first >= size ? .unsatisfiable : .partial(first: first, last: last)
+    }
+
+    /// A byte position: one or more ASCII digits, `Int.max` when they overflow it; nil for anything else.
+    private static func position(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return Int(text) ?? Int.max
     }
 }

@@ -1,0 +1,54 @@
+import Foundation
+@testable import PlayheadOrigin
+import PlayheadTestFixtures
+import Testing
+
+/// What the origin answers to requests RFC 9110/9112 gives rules for: Range values that are not plain
+/// digits or overflow. Over real HTTP on 127.0.0.1.
+@Suite struct OriginHTTPTests {
+    /// One response read off the wire.
+    struct Reply {
+        var status: Int
+        var headers: [String: String]
+        var body: String
+    }
+
+    /// Sends `request` (its lines; `Connection: close` and the blank line are added) and reads the answer.
+    func exchange(_ server: LoopbackHTTPServer, _ lines: [String]) throws -> Reply {
+        let text = (lines + ["Connection: close", "", ""]).joined(separator: "\r\n")
+        let reply = try RawSocket.exchange(port: server.port, sending: Array(text.utf8))
+        let bytes = reply.bytes
+        let end = try #require(HTTPRequestHead.end(in: bytes))
+        var headLines = String(decoding: bytes[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusLine = headLines.removeFirst().split(separator: " ")
+        var headers: [String: String] = [:]
+        for line in headLines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Reply(status: Int(statusLine[1]) ?? 0, headers: headers,
+                     body: String(decoding: bytes[end.upperBound...], as: UTF8.self))
+    }
+
+    /// RFC 9110 §14.1.1: positions are plain digits; a value with a sign is invalid and ignored (200).
+    /// Digits past Int's range mean "past the end": a last position clamps to the end (206), a first
+    /// position or suffix that large is past the end or the whole file.
+    @Test func rangeNumbersAreDigitsAndMayOverflow() throws {
+        #expect(RangeRequest(header: "bytes=+1-5", size: 100) == .whole)
+        #expect(RangeRequest(header: "bytes=1-+5", size: 100) == .whole)
+        #expect(RangeRequest(header: "bytes=-+5", size: 100) == .whole)
+        #expect(RangeRequest(header: "bytes= 1-5", size: 100) == .whole)
+        #expect(RangeRequest(header: "bytes=0-99999999999999999999999", size: 100) == .partial(first: 0, last: 99))
+        #expect(RangeRequest(header: "bytes=-99999999999999999999999", size: 100) == .partial(first: 0, last: 99))
+        #expect(RangeRequest(header: "bytes=99999999999999999999999-", size: 100) == .unsatisfiable)
+        #expect(RangeRequest(header: "bytes=99999999999999999999999-5", size: 100) == .whole)
+
+        let tree = try OriginPathTests.Tree()
+        let server = try LoopbackHTTPServer(root: tree.root)
+        defer { server.stop() }
+        let signed = try exchange(server, ["GET /v0/a.ts HTTP/1.1", "Host: h", "Range: bytes=+1-5"])
+        #expect(signed.status == 200 && signed.body == "0123456789")
+        let huge = try exchange(server, ["GET /v0/a.ts HTTP/1.1", "Host: h", "Range: bytes=3-99999999999999999999999"])
+        #expect(huge.status == 206 && huge.body == "3456789" && huge.headers["content-range"] == "bytes 3-9/10")
+    }
+}
