@@ -25,8 +25,15 @@ struct ResponsePlan {
                      sendBody: sendBody, closeAfter: closeAfter)
     }
 
+    /// The 400 for a request that cannot be answered whatever it names (``HTTPRequestHead/badRequestReason``),
+    /// or nil.
+    static func refusal(for request: HTTPRequestHead) -> ResponsePlan? {
+        request.badRequestReason.map { text(400, $0, sendBody: request.method != "HEAD", closeAfter: !request.keepAlive) }
+    }
+
     /// Decides the answer to `request` for files below `root`, with `fault` applied.
     static func make(for request: HTTPRequestHead, root: String, fault: LoopbackHTTPServer.Fault?) -> ResponsePlan {
+        if let refusal = refusal(for: request) { return refusal }
         let isHead = request.method == "HEAD"
         let keepAlive = request.keepAlive
         guard request.method == "GET" || isHead else {

@@ -4,7 +4,8 @@ import PlayheadTestFixtures
 import Testing
 
 /// What the origin answers to requests RFC 9110/9112 gives rules for: Range values that are not plain
-/// digits or overflow. Over real HTTP on 127.0.0.1.
+/// digits or overflow, percent-escapes that are not escapes, and HTTP/1.1 requests without Host. Over
+/// real HTTP on 127.0.0.1.
 @Suite struct OriginHTTPTests {
     /// One response read off the wire.
     struct Reply {
@@ -28,6 +29,34 @@ import Testing
         }
         return Reply(status: Int(statusLine[1]) ?? 0, headers: headers,
                      body: String(decoding: bytes[end.upperBound...], as: UTF8.self))
+    }
+
+    /// A percent sign not followed by two hex digits is refused with 400 naming it; it used to be
+    /// looked up with the next two bytes dropped (`/%zzabc` as `/%abc`).
+    @Test func malformedPercentEscapesAreRefused() throws {
+        let tree = try OriginPathTests.Tree()
+        let server = try LoopbackHTTPServer(root: tree.root)
+        defer { server.stop() }
+        for (target, escape) in [("/%zzabc", "%zz"), ("/v0/a.ts%", "%"), ("/v0/a.ts%4", "%4"), ("/v0/%g1a.ts", "%g1")] {
+            let reply = try exchange(server, ["GET \(target) HTTP/1.1", "Host: h"])
+            #expect(reply.status == 400, "\(target)")
+            #expect(reply.body.contains("malformed percent-escape \"\(escape)\""), "\(target): \(reply.body)")
+        }
+        #expect(try exchange(server, ["GET /v0/a%2Ets HTTP/1.1", "Host: h"]).status == 200)
+        #expect(try exchange(server, ["GET /v0/a.ts?q=%zz HTTP/1.1", "Host: h"]).status == 200)
+    }
+
+    /// RFC 9112 §3.2: an HTTP/1.1 request without a Host header (or with two) is answered 400; it used
+    /// to be served. HTTP/1.0 needs none.
+    @Test func http11RequestsNeedOneHost() throws {
+        let tree = try OriginPathTests.Tree()
+        let server = try LoopbackHTTPServer(root: tree.root)
+        defer { server.stop() }
+        let missing = try exchange(server, ["GET /v0/a.ts HTTP/1.1"])
+        #expect(missing.status == 400 && missing.body.contains("Host"), "\(missing.body)")
+        #expect(try exchange(server, ["GET /v0/a.ts HTTP/1.1", "Host: a", "Host: b"]).status == 400)
+        #expect(try exchange(server, ["GET /v0/a.ts HTTP/1.0"]).status == 200)
+        #expect(try exchange(server, ["GET /v0/a.ts HTTP/1.1", "Host: 127.0.0.1"]).status == 200)
     }
 
     /// RFC 9110 §14.1.1: positions are plain digits; a value with a sign is invalid and ignored (200).
