@@ -4,8 +4,8 @@ import PlayheadTestFixtures
 import Testing
 
 /// What the origin answers to requests RFC 9110/9112 gives rules for: Range values that are not plain
-/// digits or overflow, percent-escapes that are not escapes, and HTTP/1.1 requests without Host. Over
-/// real HTTP on 127.0.0.1.
+/// digits or overflow, percent-escapes that are not escapes, HTTP/1.1 requests without Host, and
+/// If-Range with its validators. Over real HTTP on 127.0.0.1.
 @Suite struct OriginHTTPTests {
     /// One response read off the wire.
     struct Reply {
@@ -29,6 +29,49 @@ import Testing
         }
         return Reply(status: Int(statusLine[1]) ?? 0, headers: headers,
                      body: String(decoding: bytes[end.upperBound...], as: UTF8.self))
+    }
+
+    /// Responses carry an ETag and a Last-Modified; If-Range with the current ETag, or with the
+    /// Last-Modified date of a file last changed more than a second ago, gets the range (206); any other
+    /// validator, a weak ETag, or a file changed since gets the whole file (200). The range used to be
+    /// served whatever If-Range said.
+    @Test func ifRangeServesTheRangeOnlyWhenTheValidatorMatches() throws {
+        let tree = try OriginPathTests.Tree()
+        let file = tree.root + "/v0/a.ts"
+        // A file changed long ago: its Last-Modified is a strong validator.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)], ofItemAtPath: file)
+        let server = try LoopbackHTTPServer(root: tree.root)
+        defer { server.stop() }
+        let get = ["GET /v0/a.ts HTTP/1.1", "Host: h"]
+        let plain = try exchange(server, get)
+        #expect(plain.status == 200 && plain.body == "0123456789")
+        let etag = try #require(plain.headers["etag"])
+        #expect(etag.hasPrefix("\"") && etag.hasSuffix("\""))
+        #expect(plain.headers["last-modified"] == "Sun, 09 Sep 2001 01:46:40 GMT")
+        let ranged = try exchange(server, ["HEAD /v0/a.ts HTTP/1.1", "Host: h", "Range: bytes=2-4"])
+        #expect(ranged.status == 206 && ranged.headers["etag"] == etag)
+
+        func conditional(_ validator: String) throws -> Reply {
+            try exchange(server, get + ["Range: bytes=2-4", "If-Range: \(validator)"])
+        }
+        let byTag = try conditional(etag)
+        #expect(byTag.status == 206 && byTag.body == "234" && byTag.headers["content-range"] == "bytes 2-4/10")
+        let byDate = try conditional("Sun, 09 Sep 2001 01:46:40 GMT")
+        #expect(byDate.status == 206 && byDate.body == "234")
+        for stale in ["\"other\"", "W/\(etag)", "Sun, 09 Sep 2001 01:46:41 GMT", "yesterday"] {
+            let reply = try conditional(stale)
+            #expect(reply.status == 200 && reply.body == "0123456789", "If-Range: \(stale)")
+            #expect(reply.headers["content-range"] == nil)
+        }
+
+        // The file changes: the old ETag no longer matches.
+        try Data("abcdefghijk".utf8).write(to: URL(fileURLWithPath: file))
+        let changed = try conditional(etag)
+        #expect(changed.status == 200 && changed.body == "abcdefghijk")
+        #expect(changed.headers["etag"] != etag)
+        // Changed within the last second, a date cannot tell two versions apart: it never matches.
+        let fresh = try #require(changed.headers["last-modified"])
+        #expect(try conditional(fresh).status == 200)
     }
 
     /// A percent sign not followed by two hex digits is refused with 400 naming it; it used to be
