@@ -39,8 +39,10 @@ struct Connection {
         }
     }
 
-    /// The responder's answer unless a status fault overrides it, else the file system's.
+    /// A 400 for a request that cannot be answered (no Host, a malformed escape); else the responder's
+    /// answer unless a status fault overrides it; else the file system's.
     private func plan(for request: HTTPRequestHead, fault: LoopbackHTTPServer.Fault?) -> ResponsePlan {
+        if let refusal = ResponsePlan.refusal(for: request) { return refusal }
         if case .status = fault {} else if let responder = core.responder, let plan = responder(request, core) {
             return plan
         }

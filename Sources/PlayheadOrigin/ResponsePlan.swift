@@ -25,8 +25,15 @@ struct ResponsePlan {
                      sendBody: sendBody, closeAfter: closeAfter)
     }
 
+    /// The 400 for a request that cannot be answered whatever it names (``HTTPRequestHead/badRequestReason``),
+    /// or nil.
+    static func refusal(for request: HTTPRequestHead) -> ResponsePlan? {
+        request.badRequestReason.map { text(400, $0, sendBody: request.method != "HEAD", closeAfter: !request.keepAlive) }
+    }
+
     /// Decides the answer to `request` for files below `root`, with `fault` applied.
     static func make(for request: HTTPRequestHead, root: String, fault: LoopbackHTTPServer.Fault?) -> ResponsePlan {
+        if let refusal = refusal(for: request) { return refusal }
         let isHead = request.method == "HEAD"
         let keepAlive = request.keepAlive
         guard request.method == "GET" || isHead else {
@@ -42,14 +49,19 @@ struct ResponsePlan {
         case .outside: return text(403, "\(path) is outside the served folder", sendBody: !isHead, closeAfter: !keepAlive)
         case .file(let resolved): filePath = resolved
         }
-        guard !path.hasSuffix("/"), let size = regularFileSize(filePath) else {
+        guard !path.hasSuffix("/"), let file = FileVersion(path: filePath) else {
             return text(404, "no file at \(path)", sendBody: !isHead, closeAfter: !keepAlive)
         }
+        let size = file.size
         var headers: [(String, String)] = [("Content-Type", ContentType.forPath(path)), ("Accept-Ranges", "bytes")]
         let rangeHeader = fault == .ignoreRange ? nil : request.headers["range"]
+        // RFC 9110 §13.1.5: under If-Range, the range only if the validator names this version, else all.
+        var rangeAsked = rangeHeader
+        if let ifRange = request.headers["if-range"], !file.matches(ifRange: ifRange, now: Date()) { rangeAsked = nil }
         var body: [UInt8]
         var status = 200
-        switch RangeRequest(header: rangeHeader, size: size) {
+        var validators = file
+        switch RangeRequest(header: rangeAsked, size: size) {
         case .unsatisfiable:
             var plan = text(416, "range \(rangeHeader ?? "") is past the end (\(size) bytes)", sendBody: !isHead, closeAfter: !keepAlive)
             plan.headers.append(("Content-Range", "bytes */\(size)"))
@@ -60,7 +72,8 @@ struct ResponsePlan {
             headers.append(("Content-Range", "bytes \(first)-\(last)/\(size)"))
         case .whole:
             if rangeHeader == nil, acceptsGzip(request), case .file(let gzip) = FilePath.resolve(path + ".gz", root: root),
-               regularFileSize(gzip) != nil {
+               let gzipVersion = FileVersion(path: gzip) {
+                validators = gzipVersion
                 body = read(gzip, offset: 0, count: Int.max)
                 headers.append(("Content-Encoding", "gzip"))
                 headers.append(("Vary", "Accept-Encoding"))
@@ -69,6 +82,7 @@ struct ResponsePlan {
             }
         }
         if case .corrupt(let seed) = fault { corrupt(&body, seed: seed) }
+        headers.insert(contentsOf: [("ETag", validators.entityTag), ("Last-Modified", validators.lastModified)], at: 2)
         return ResponsePlan(status: status, headers: headers, body: body, sendBody: !isHead, closeAfter: !keepAlive)
     }
 
@@ -76,12 +90,6 @@ struct ResponsePlan {
         (request.headers["accept-encoding"] ?? "").lowercased().split(separator: ",").contains {
             $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) == "gzip"
         }
-    }
-
-    private static func regularFileSize(_ path: String) -> Int? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              attributes[.type] as? FileAttributeType == .typeRegular else { return nil }
-        return (attributes[.size] as? NSNumber)?.intValue
     }
 
     /// Reads up to `count` bytes from `offset`; fewer (possibly none) if the file shrank or is unreadable.

@@ -7,9 +7,12 @@ struct Origin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve a folder of HLS on 127.0.0.1 (HTTP/1.1 with Range and keep-alive) until interrupted.",
         discussion: """
-        Paths are resolved below the folder: '.' and '..' segments are removed, symbolic links are followed \
-        while they stay inside it (403 otherwise), folders are not listed (404), and a path with a control \
-        character is refused (400).
+        Paths are resolved below the folder: a '.' segment is dropped and a '..' drops the segment before it, \
+        but a '..' that climbs above the folder is refused (403), not served from the folder's top; symbolic \
+        links are followed while they stay inside it (403 otherwise); folders are not listed (404). A path \
+        with a control character or a malformed percent-escape, and an HTTP/1.1 request without Host, are \
+        refused (400). Responses carry an ETag and a Last-Modified date, and If-Range is honoured: a range \
+        whose validator no longer matches gets the whole file (200).
         """
     )
 

@@ -43,8 +43,8 @@ struct Play: AsyncParsableCommand {
     @Option(name: .customLong("max-bandwidth"), parsing: .unconditional, help: "Play the highest variant at most this many bits per second throughout (turns ABR off).")
     var maxBandwidth: Int?
 
-    @Option(help: "ABR policy: \(ABRPolicies.names.joined(separator: ", ")).")
-    var abr: String = ABRPolicies.defaultName
+    @Option(help: "ABR policy: \(ABRPolicies.names.joined(separator: ", ")) (default: \(ABRPolicies.defaultName)).")
+    var abr: String?
 
     @Option(parsing: .unconditional, help: "ABR: lowest bitrate allowed, bits per second.")
     var minBitrate: Int?
@@ -55,8 +55,8 @@ struct Play: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "ABR: bitrate of the first segment (the variant closest to it, at or below), bits per second.")
     var initialBitrate: Int?
 
-    @Option(parsing: .unconditional, help: "ABR: preferred peak bitrate (Brightcove), bits per second; 0 = automatic.")
-    var peakBitrate: Int = 0
+    @Option(parsing: .unconditional, help: "ABR: preferred peak bitrate (Brightcove), bits per second; 0 = automatic (the default).")
+    var peakBitrate: Int?
 
     @Option(parsing: .unconditional, help: "ABR: lock to this rung of the ladder (0 = lowest bandwidth; a rung past the top locks the top).")
     var lockRung: Int?
@@ -127,6 +127,17 @@ struct Play: AsyncParsableCommand {
                                 ("--initial-bitrate", initialBitrate), ("--peak-bitrate", peakBitrate)] {
             if let value, value < 0 { throw ValidationError("\(option) must be 0 or more bits per second, got \(value)") }
         }
+        if let minBitrate, let maxBitrate, minBitrate > maxBitrate {
+            throw ValidationError("--min-bitrate \(minBitrate) is above --max-bitrate \(maxBitrate): give a minimum at or below the maximum")
+        }
+        if let abrOff = variant != nil ? "--variant" : maxBandwidth != nil ? "--max-bandwidth" : nil {
+            let given = [("--abr", abr != nil), ("--min-bitrate", minBitrate != nil), ("--max-bitrate", maxBitrate != nil),
+                         ("--initial-bitrate", initialBitrate != nil), ("--peak-bitrate", peakBitrate != nil),
+                         ("--lock-rung", lockRung != nil)]
+            if let option = given.first(where: \.1)?.0 {
+                throw ValidationError("\(option) has no effect with \(abrOff), which plays one variant throughout (ABR off); give one or the other")
+            }
+        }
         if !(bandwidth > 0 && bandwidth.isFinite) { throw ValidationError("--bandwidth must be a positive number of Mbit/s, got \(bandwidth)") }
         if !rate.isFinite || (rate > 0 && !(PlayerConfiguration.rateRange ~= rate)) {
             throw ValidationError("--rate must be from \(PlayerConfiguration.rateRange.lowerBound) to \(PlayerConfiguration.rateRange.upperBound) (or ≤ 0 for 1.0), got \(rate)")
@@ -139,11 +150,19 @@ struct Play: AsyncParsableCommand {
         if toStandardOutput.count > 1 {
             throw ValidationError("\(toStandardOutput.joined(separator: " and ")) all write to standard output; give all but one a file")
         }
+        // Two outputs to one file: the one written last would replace the other (/dev/null may take any number).
+        let files = [("--events", events), ("--framemd5", framemd5), ("--report", report), ("--report-html", reportHtml)]
+            .compactMap { option, path in path.flatMap { $0 == "-" ? nil : (option, Self.standardized($0)) } }
+        for (index, (option, path)) in files.enumerated() where path != "/dev/null" {
+            if let earlier = files[..<index].first(where: { $0.1 == path }) {
+                throw ValidationError("\(earlier.0) and \(option) both write to \(path); give each its own file")
+            }
+        }
         if simulateLive, clock == .real { throw ValidationError("--simulate-live needs --clock virtual") }
         if AdSignalingMode(rawValue: adSignalingMode) == nil {
             throw ValidationError("unknown --ad-signaling-mode \"\(adSignalingMode)\"; one of \(AdSignalingMode.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        if ABRPolicies.make(abr) == nil { throw ValidationError("unknown --abr policy \"\(abr)\"; one of \(ABRPolicies.names.joined(separator: ", "))") }
+        if let abr, ABRPolicies.make(abr) == nil { throw ValidationError("unknown --abr policy \"\(abr)\"; one of \(ABRPolicies.names.joined(separator: ", "))") }
         _ = try scheduledCommands()
         // The reports are written after playback: a path that cannot be written is refused now, not
         // after a long session.
@@ -151,6 +170,12 @@ struct Play: AsyncParsableCommand {
             guard let path, path != "-" else { continue }
             if let reason = Self.unwritable(path) { throw ValidationError("\(option) \(path): \(reason)") }
         }
+    }
+
+    /// `path` made absolute (against the working folder) with `.` and `..` segments and symbolic links
+    /// resolved, so that two spellings of one file compare equal.
+    static func standardized(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     /// Why the file at `path` could not be written (its folder missing or read-only, or it is a folder), or nil.
@@ -192,9 +217,9 @@ struct Play: AsyncParsableCommand {
             configuration.abr = nil
         } else {
             var settings = ABRSettings()
-            settings.policy = abr
+            settings.policy = abr ?? ABRPolicies.defaultName
             settings.controls = ABRControls(minimumBitsPerSecond: minBitrate, maximumBitsPerSecond: maxBitrate,
-                                            initialBitsPerSecond: initialBitrate, preferredPeakBitsPerSecond: peakBitrate,
+                                            initialBitsPerSecond: initialBitrate, preferredPeakBitsPerSecond: peakBitrate ?? 0,
                                             lockedIndex: lockRung)
             configuration.abr = settings
         }

@@ -20,12 +20,33 @@ import Testing
         (["--seek", "-1:3"], "--seek takes AT:SECONDS with two finite non-negative numbers, got \"-1:3\""),
         (["--report", "/nonexistent-folder/report.json"], "--report /nonexistent-folder/report.json: no folder /nonexistent-folder"),
         (["--report-html", "/tmp"], "--report-html /tmp: is a folder"),
+        // A minimum above the maximum was taken silently (the minimum won).
+        (["--min-bitrate", "5000000", "--max-bitrate", "1000000"], "--min-bitrate 5000000 is above --max-bitrate 1000000"),
+        // ABR options with an option that turns ABR off were ignored silently.
+        (["--variant", "1", "--abr", "bba"], "--abr has no effect with --variant"),
+        (["--max-bandwidth", "800000", "--min-bitrate", "1"], "--min-bitrate has no effect with --max-bandwidth"),
+        (["--variant", "0", "--max-bitrate", "1"], "--max-bitrate has no effect with --variant"),
+        (["--variant", "0", "--initial-bitrate", "1"], "--initial-bitrate has no effect with --variant"),
+        (["--max-bandwidth", "1", "--peak-bitrate", "0"], "--peak-bitrate has no effect with --max-bandwidth"),
+        (["--variant", "0", "--lock-rung", "0"], "--lock-rung has no effect with --variant"),
+        // Two outputs to one file: the report overwrote the events.
+        (["--events", "/tmp/playhead-same.json", "--report", "/tmp/./playhead-same.json"],
+         "--events and --report both write to /tmp/playhead-same.json"),
+        (["--report-html", "playhead-same.html", "--events", "./playhead-same.html"], "--events and --report-html both write to"),
+        (["--framemd5", "/tmp/x/../playhead-same.txt", "--report", "/tmp/playhead-same.txt"],
+         "--framemd5 and --report both write to /tmp/playhead-same.txt"),
     ])
     func playRefuses(_ options: [String], _ message: String) async {
         // Nothing listens on the URL: a refusal must come before any fetch.
         let outcome = await CLI.run(CLI.playhead, ["play", "http://127.0.0.1:9/none.m3u8"] + options)
         #expect(outcome.status == 2, "\(outcome.stderr)")
         #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+    }
+
+    /// Two outputs may both be thrown away: /dev/null is not "the same file" in the sense that matters.
+    @Test func twoOutputsMayGoToDevNull() async {
+        let outcome = await CLI.run(CLI.playhead, ["play", "http://127.0.0.1:9/none.m3u8", "--events", "/dev/null", "--report", "/dev/null"])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
     }
 
     /// `--rate` at or below 0 means 1.0 (the PSDK's rule), also when written `--rate -1`: the session

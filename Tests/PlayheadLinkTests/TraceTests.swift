@@ -54,6 +54,28 @@ let tracesRoot = "/work/shared/traces"
         #expect(expected.description.hasPrefix("t"))
     }
 
+    /// A trace written on Windows (CRLF) or old Mac OS (lone CR) reads as its lines: in Swift "\r\n" is
+    /// one Character, so splitting on "\n" used to see the whole file as one malformed line.
+    @Test(arguments: ["\r\n", "\r"])
+    func acceptsCRLFAndCRLineEnds(lineEnd: String) throws {
+        let trace = try BandwidthTrace.parse(["0 1", "1 2", "", "2 3", ""].joined(separator: lineEnd), name: "t")
+        #expect(trace.times == [0, 1, 2] && trace.megabitsPerSecond == [1, 2, 3])
+        #expect(throws: TraceError.badNumber(trace: "t", line: 3, text: "x")) {
+            try BandwidthTrace.parse(["0 1", "1 2", "2 x"].joined(separator: lineEnd), name: "t")
+        }
+    }
+
+    /// An error echoes at most about 80 characters of the line, ending in an ellipsis (it used to echo a
+    /// whole file read as one line).
+    @Test func errorsEchoAtMost80CharactersOfALine() {
+        let long = String(repeating: "12 ", count: 400)
+        for error in [TraceError.malformedLine(trace: "t", line: 1, text: long), .badNumber(trace: "t", line: 1, text: long)] {
+            #expect(error.description.count < 140, "\(error.description)")
+            #expect(error.description.contains(String(long.prefix(79)) + "…"), "\(error.description)")
+        }
+        #expect(TraceError.malformedLine(trace: "t", line: 1, text: "0 1 2").description.contains("\"0 1 2\""))
+    }
+
     @Test func namesUnreadableFiles() {
         #expect(throws: TraceError.self) { try BandwidthTrace.load(path: "/nonexistent/trace") }
         do {

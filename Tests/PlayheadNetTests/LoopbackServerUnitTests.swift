@@ -23,11 +23,11 @@ import Testing
 
     @Test func plansMethodAndPathErrors() throws {
         let root = "/nonexistent-root"
-        let post = try #require(HTTPRequestHead.parse(Array("POST / HTTP/1.1".utf8)[...]))
+        let post = try #require(HTTPRequestHead.parse(Array("POST / HTTP/1.1\r\nHost: h".utf8)[...]))
         #expect(ResponsePlan.make(for: post, root: root, fault: nil).status == 405)
-        let escape = try #require(HTTPRequestHead.parse(Array("GET /../etc/passwd HTTP/1.1".utf8)[...]))
+        let escape = try #require(HTTPRequestHead.parse(Array("GET /../etc/passwd HTTP/1.1\r\nHost: h".utf8)[...]))
         #expect(ResponsePlan.make(for: escape, root: root, fault: nil).status == 403)
-        let head = try #require(HTTPRequestHead.parse(Array("HEAD /missing HTTP/1.1".utf8)[...]))
+        let head = try #require(HTTPRequestHead.parse(Array("HEAD /missing HTTP/1.1\r\nHost: h".utf8)[...]))
         let plan = ResponsePlan.make(for: head, root: root, fault: nil)
         #expect(plan.status == 404 && !plan.sendBody)
     }

@@ -25,7 +25,8 @@ public struct BandwidthTrace: Sendable, Equatable {
     /// Bits in one megabit, as the trace files and `fixed_env.py` (`B_IN_MB`) count them.
     public static let bitsPerMegabit = 1_000_000.0
 
-    /// Parses a trace's text. Blank lines are skipped; fields are separated by spaces or tabs.
+    /// Parses a trace's text. Lines may end with LF, CRLF or a lone CR; blank lines are skipped; fields are
+    /// separated by spaces or tabs.
     /// - Parameters:
     ///   - text: The file's contents.
     ///   - name: The name errors and the trace carry.
@@ -35,7 +36,7 @@ public struct BandwidthTrace: Sendable, Equatable {
         var times: [Double] = []
         var rates: [Double] = []
         var lineNumber = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: isLineEnd) {
             lineNumber += 1
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
             if fields.isEmpty { continue }
@@ -58,6 +59,12 @@ public struct BandwidthTrace: Sendable, Equatable {
         guard times.count >= 2 else { throw .tooFewSamples(trace: name, count: times.count) }
         guard rates.dropFirst().contains(where: { $0 > 0 }) else { throw .carriesNoData(trace: name) }
         return BandwidthTrace(name: name, times: times, megabitsPerSecond: rates)
+    }
+
+    /// Whether `character` ends a line: LF, CR, or CRLF (which Swift reads as one Character, so a split
+    /// on "\n" alone does not see it).
+    static func isLineEnd(_ character: Character) -> Bool {
+        character == "\n" || character == "\r\n" || character == "\r"
     }
 
     /// Reads and parses one trace file; the trace is named after the file.

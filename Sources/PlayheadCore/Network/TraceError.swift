@@ -27,13 +27,22 @@ public enum TraceError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// One line naming the trace, the line and what is wrong, e.g. `bus_1:7: time 3.0 s is not after 3.5 s`.
+    /// Longest text of a line an error's description echoes, in characters.
+    static let maxEchoedCharacters = 80
+
+    /// `text` as a description echoes it: over ``maxEchoedCharacters``, cut to one less and an ellipsis.
+    static func excerpt(_ text: String) -> String {
+        text.count > maxEchoedCharacters ? text.prefix(maxEchoedCharacters - 1) + "…" : text
+    }
+
+    /// One line naming the trace, the line and what is wrong, e.g. `bus_1:7: time 3.0 s is not after 3.5 s`;
+    /// a line's text is echoed up to ``maxEchoedCharacters``.
     public var description: String {
         switch self {
         case let .malformedLine(trace, line, text):
-            return "\(trace):\(line): expected `time_seconds throughput_Mbit/s`, found \"\(text)\""
+            return "\(trace):\(line): expected `time_seconds throughput_Mbit/s`, found \"\(Self.excerpt(text))\""
         case let .badNumber(trace, line, text):
-            return "\(trace):\(line): \"\(text)\" is not a finite number"
+            return "\(trace):\(line): \"\(Self.excerpt(text))\" is not a finite number"
         case let .nonIncreasingTime(trace, line, seconds, previous):
             return "\(trace):\(line): time \(seconds) s is not after the previous sample's \(previous) s"
         case let .negativeThroughput(trace, line, rate):

@@ -43,7 +43,7 @@ public struct ChunkVideo: Sendable, Equatable {
                 throw .unreadable(path: path, reason: error.localizedDescription)
             }
             var sizes: [Int] = []
-            for (number, line) in text.split(separator: "\n").enumerated() {
+            for (number, line) in text.split(whereSeparator: BandwidthTrace.isLineEnd).enumerated() {
                 let field = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).first ?? ""
                 guard let bytes = Int(field), bytes >= 0 else {
                     throw .badNumber(trace: path, line: number + 1, text: String(line))
