@@ -55,6 +55,8 @@ struct Frames: AsyncParsableCommand {
 
     func validate() throws {
         if variant != nil, bandwidth != nil { throw ValidationError("give --variant or --bandwidth, not both") }
+        // Demux mode decodes nothing: the framemd5 file would hold a header and no frame.
+        if framemd5 != nil, mode == .demux { throw ValidationError("--framemd5 hashes decoded frames; --mode demux decodes none (use decode or keyframes)") }
         if let variant, variant < 0 { throw ValidationError("--variant must be 0 or more") }
         if let bandwidth, bandwidth <= 0 { throw ValidationError("--bandwidth must be a positive number of bits per second, got \(bandwidth)") }
         if !(0...64).contains(threads) { throw ValidationError("--threads must be from 0 (FFmpeg chooses) to 64, got \(threads)") }

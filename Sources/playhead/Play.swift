@@ -120,6 +120,8 @@ struct Play: AsyncParsableCommand {
 
     func validate() throws {
         if trace != nil, clock == .real { throw ValidationError("--trace needs --clock virtual") }
+        // Demux mode decodes nothing: the framemd5 file would hold a header and no frame.
+        if framemd5 != nil, mode == .demux { throw ValidationError("--framemd5 hashes decoded frames; --mode demux decodes none (use decode or keyframes)") }
         if variant != nil, maxBandwidth != nil { throw ValidationError("give --variant or --max-bandwidth, not both") }
         if let variant, variant < 0 { throw ValidationError("--variant must be 0 or more, got \(variant)") }
         if let lockRung, lockRung < 0 { throw ValidationError("--lock-rung must be 0 or more, got \(lockRung)") }

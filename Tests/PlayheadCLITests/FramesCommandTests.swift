@@ -201,5 +201,8 @@ import Testing
     @Test func badArgumentsExitTwo() async {
         #expect(await CLI.run(CLI.playhead, ["frames"]).status == 2)
         #expect(await CLI.run(CLI.playhead, ["frames", "x", "--variant", "1", "--bandwidth", "5"]).status == 2)
+        // Demux mode hashes nothing: an empty framemd5 file with exit 0 passed for a result.
+        let demux = await CLI.run(CLI.playhead, ["frames", "x", "--mode", "demux", "--framemd5", "-"])
+        #expect(demux.status == 2 && demux.stderr.contains("--mode demux decodes none"), "\(demux.stderr)")
     }
 }

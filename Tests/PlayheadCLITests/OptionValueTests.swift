@@ -35,6 +35,8 @@ import Testing
         (["--report-html", "playhead-same.html", "--events", "./playhead-same.html"], "--events and --report-html both write to"),
         (["--framemd5", "/tmp/x/../playhead-same.txt", "--report", "/tmp/playhead-same.txt"],
          "--framemd5 and --report both write to /tmp/playhead-same.txt"),
+        // Demux mode decodes nothing: the framemd5 file held a header and no frame (exit 0).
+        (["--mode", "demux", "--framemd5", "-"], "--framemd5 hashes decoded frames; --mode demux decodes none"),
     ])
     func playRefuses(_ options: [String], _ message: String) async {
         // Nothing listens on the URL: a refusal must come before any fetch.
