@@ -68,14 +68,22 @@ struct PlaylistParser {
         let end = u.endIndex
         var lineNumber = 0
         var sawHeader = false
+        var sawLoneCR = false
         while i < end {
             lineNumber += 1
+            // A line ends at LF, CRLF or (old Mac files) a lone CR; the RFC allows only the first two.
             var j = i
-            while j < end, u[j] != 0x0A { j = u.index(after: j) }
-            let next = j < end ? u.index(after: j) : j
-            var lineEnd = j
-            if lineEnd > i, u[u.index(before: lineEnd)] == 0x0D { lineEnd = u.index(before: lineEnd) }
-            var line = text[i..<lineEnd]
+            while j < end, u[j] != 0x0A, u[j] != 0x0D { j = u.index(after: j) }
+            var next = j < end ? u.index(after: j) : j
+            if j < end, u[j] == 0x0D {
+                if next < end, u[next] == 0x0A {
+                    next = u.index(after: next)
+                } else if !sawLoneCR {
+                    sawLoneCR = true
+                    warn(lineNumber, "cr-line-ending", "line ends with a lone CR (RFC 8216: LF or CRLF); taken as a line break")
+                }
+            }
+            var line = text[i..<j]
             i = next
             if lineNumber == 1, line.utf8.first == 0xEF { line = line.dropFirst() }  // byte-order mark
             if !sawHeader {

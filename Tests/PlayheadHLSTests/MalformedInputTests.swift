@@ -1,0 +1,28 @@
+import PlayheadHLS
+import Testing
+
+/// Hand-written malformed playlists (QA of `playhead inspect`): what RFC 8216bis forbids is an error
+/// naming line and column when the playlist cannot be used, else a warning naming the line.
+@Suite struct MalformedInputTests {
+    /// The warnings of `code` in a playlist that parses.
+    private func warnings(_ text: String, _ code: String) throws -> [PlaylistWarning] {
+        try Playlist.parse(text).warnings.filter { $0.code == code }
+    }
+
+    @Test func loneCRLineEndingsAreLineBreaksWithAWarning() throws {
+        let text = "#EXTM3U\r#EXT-X-TARGETDURATION:4\r#EXTINF:4,\ra.ts\r#EXTINF:4,\rb.ts\r#EXT-X-ENDLIST\r"
+        for parsed in [try Playlist.parse(text), try Playlist.parse(data: Array(text.utf8))] {
+            let media = try #require(parsed.playlist.media)
+            #expect(media.segments.map(\.uri) == ["a.ts", "b.ts"])
+            #expect(media.targetDuration == 4)
+            #expect(media.endList)
+            #expect(parsed.warnings.map(\.code) == ["cr-line-ending"], "\(parsed.warnings)")
+            #expect(parsed.warnings.first?.line == 1)
+        }
+        // CRLF stays silent, and an error after lone CRs names the right line.
+        #expect(try Playlist.parse("#EXTM3U\r\n#EXT-X-TARGETDURATION:4\r\n#EXTINF:4,\r\na.ts\r\n").warnings.isEmpty)
+        #expect(throws: PlaylistParseError.binaryData(line: 3, column: 2)) {
+            try Playlist.parse(data: Array("#EXTM3U\r#EXT-X-TARGETDURATION:4\ra\u{0}.ts\r".utf8))
+        }
+    }
+}
