@@ -1,3 +1,4 @@
+import Foundation
 import PlayheadHLS
 import Testing
 
@@ -24,5 +25,16 @@ import Testing
         #expect(throws: PlaylistParseError.binaryData(line: 3, column: 2)) {
             try Playlist.parse(data: Array("#EXTM3U\r#EXT-X-TARGETDURATION:4\ra\u{0}.ts\r".utf8))
         }
+    }
+
+    @Test func aWarningAboutTheWholePlaylistHasNoLine() throws {
+        let parsed = try Playlist.parse("#EXTM3U\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n")
+        let warning = try #require(parsed.warnings.first { $0.code == "missing-target-duration" })
+        #expect(warning.line == nil)
+        #expect(warning.description == "[missing-target-duration] media playlist has no EXT-X-TARGETDURATION")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(PlaylistReport(parsed).jsonBytes())) as? [String: Any])
+        let first = try #require((json["warnings"] as? [[String: Any]])?.first)
+        #expect(first["code"] as? String == "missing-target-duration")
+        #expect(first["line"] == nil)
     }
 }

@@ -30,7 +30,7 @@ extension PlaylistParser {
                  "\(need.feature) needs EXT-X-VERSION \(need.version) or higher; playlist declares \(effectiveVersion)"
                     + (version == nil ? " (implied)" : ""))
         }
-        warnings.sort { $0.line < $1.line }
+        warnings.sort { ($0.line ?? 0) < ($1.line ?? 0) }  // whole-playlist warnings first
         if droppedWarnings > 0 {
             warnings.append(PlaylistWarning(line: lastLine, code: "warnings-truncated",
                                             message: "\(droppedWarnings) further warnings were dropped"))
@@ -67,14 +67,14 @@ extension PlaylistParser {
     /// Target duration present and not exceeded by any rounded EXTINF.
     mutating func checkDurations() {
         guard let target = media.targetDuration else {
-            warn(0, "missing-target-duration", "media playlist has no EXT-X-TARGETDURATION"
+            warn(nil, "missing-target-duration", "media playlist has no EXT-X-TARGETDURATION"
                  + (media.segments.isEmpty ? " (nor any segment or variant)" : ""))
             return
         }
         var reported = 0
         for (index, s) in media.segments.enumerated() where s.duration.rounded() > Double(target) && reported < 10 {
             reported += 1
-            warn(segmentLines.indices.contains(index) ? segmentLines[index] : 0, "extinf-exceeds-target-duration",
+            warn(segmentLines.indices.contains(index) ? segmentLines[index] : nil, "extinf-exceeds-target-duration",
                  "segment \(s.mediaSequence) lasts \(s.duration) s, above the target duration \(target) s")
         }
     }

@@ -203,7 +203,7 @@ extension PlaylistParser {
         segment.tags = pending.tags
         segment.parts = pending.parts
         media.segments.append(segment)
-        segmentLines.append(pending.extinfLine ?? pending.firstLine ?? 0)
+        segmentLines.append(pending.extinfLine ?? pending.firstLine ?? line)
         pending = PendingSegment()
         previousPartRangeEnd = nil
     }

@@ -15,7 +15,7 @@ struct PlaylistParser {
     var independentSegments = false
     var start: StartPoint?
     var defines: [VariableDefinition] = []
-    /// The EXTINF line of each segment (for warnings about a whole segment).
+    /// The EXTINF line of each segment, else its first tag's or its URI's (for warnings about a whole segment).
     var segmentLines: [Int] = []
     var variables: [String: String] = [:]
 
@@ -154,8 +154,8 @@ struct PlaylistParser {
         if multivariantEvidenceLine == nil { multivariantEvidenceLine = line }
     }
 
-    /// Adds a warning unless the cap is reached.
-    mutating func warn(_ line: Int, _ code: String, _ message: String) {
+    /// Adds a warning unless the cap is reached (`line` nil for one about the whole playlist).
+    mutating func warn(_ line: Int?, _ code: String, _ message: String) {
         if warnings.count < Self.maxWarnings {
             warnings.append(PlaylistWarning(line: line, code: code, message: message))
         } else {
