@@ -37,4 +37,14 @@ import Testing
         #expect(first["code"] as? String == "missing-target-duration")
         #expect(first["line"] == nil)
     }
+
+    @Test func aNegativeBandwidthIsABadNumberAtItsColumn() {
+        #expect(throws: PlaylistParseError.badNumber(line: 3, column: 29, tag: "EXT-X-STREAM-INF", text: "BANDWIDTH=-100000")) {
+            try Playlist.parse("#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-STREAM-INF:BANDWIDTH=-100000\nv.m3u8\n")
+        }
+        // So is any other negative decimal-integer attribute.
+        #expect(throws: PlaylistParseError.badNumber(line: 2, column: 50, tag: "EXT-X-STREAM-INF", text: "AVERAGE-BANDWIDTH=-5")) {
+            try Playlist.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=10,AVERAGE-BANDWIDTH=-5\nv.m3u8\n")
+        }
+    }
 }

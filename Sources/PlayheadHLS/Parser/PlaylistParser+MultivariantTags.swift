@@ -53,6 +53,7 @@ extension PlaylistParser {
         }
         let bandwidth: Int
         if let b = NumberText.decimalInteger(bandwidthEntry.text) {
+            guard b >= 0 else { throw negative(bandwidthEntry, tag) }
             bandwidth = b
         } else if let d = NumberText.signedFloat(bandwidthEntry.text), d >= 0, d < 9e18 {
             warn(tag.line, "bad-value", "BANDWIDTH \(bandwidthEntry.text) is not an integer; truncated")
