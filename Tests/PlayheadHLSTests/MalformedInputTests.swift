@@ -47,4 +47,17 @@ import Testing
             try Playlist.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=10,AVERAGE-BANDWIDTH=-5\nv.m3u8\n")
         }
     }
+
+    /// RFC 8216bis 4.2: an attribute name MUST NOT appear twice and clients SHOULD refuse such a
+    /// playlist; like the other attribute-list faults, it is an error at the second name.
+    @Test func aRepeatedAttributeNameIsABadAttributeList() {
+        #expect(throws: PlaylistParseError.badAttributeList(
+            line: 2, column: 31, tag: "EXT-X-STREAM-INF",
+            reason: "second occurrence of an attribute name in attribute BANDWIDTH at column 13")) {
+            try Playlist.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,BANDWIDTH=2\nv.m3u8\n")
+        }
+        #expect(throws: AttributeListError(kind: .duplicateName, column: 15, attribute: "URI")) {
+            try AttributeList.parse(#"URI="a", X=1, URI="b""#)
+        }
+    }
 }
