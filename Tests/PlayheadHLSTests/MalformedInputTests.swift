@@ -60,4 +60,24 @@ import Testing
             try AttributeList.parse(#"URI="a", X=1, URI="b""#)
         }
     }
+
+    @Test func aSequenceTagAfterTheFirstSegmentIsWarned() throws {
+        let text = """
+        #EXTM3U
+        #EXT-X-TARGETDURATION:4
+        #EXTINF:4,
+        a.ts
+        #EXT-X-MEDIA-SEQUENCE:5
+        #EXTINF:4,
+        #EXT-X-DISCONTINUITY-SEQUENCE:2
+        b.ts
+        #EXT-X-ENDLIST
+        """
+        let parsed = try Playlist.parse(text)
+        let late = parsed.warnings.filter { $0.code == "header-tag-after-segment" }
+        #expect(late.map(\.line) == [5, 7], "\(parsed.warnings)")
+        #expect(parsed.playlist.media?.segments.map(\.mediaSequence) == [5, 6])
+        #expect(try warnings("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:5\n#EXTINF:4,\na.ts\n",
+                             "header-tag-after-segment").isEmpty)
+    }
 }
