@@ -80,4 +80,22 @@ import Testing
         #expect(try warnings("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:5\n#EXTINF:4,\na.ts\n",
                              "header-tag-after-segment").isEmpty)
     }
+
+    @Test func aGroupNoRenditionDefinesIsWarnedAtTheVariant() throws {
+        let text = """
+        #EXTM3U
+        #EXT-X-VERSION:4
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="en",URI="a.m3u8"
+        #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="x",NAME="en",URI="s.m3u8"
+        #EXT-X-STREAM-INF:BANDWIDTH=1000,AUDIO="aud",CLOSED-CAPTIONS=NONE
+        v1.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=2000,AUDIO="x",CLOSED-CAPTIONS="cc"
+        v2.m3u8
+        #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=500,VIDEO="vid",URI="i.m3u8"
+        """
+        let missing = try warnings(text, "undefined-group")
+        #expect(missing.map(\.line) == [7, 7, 9], "\(missing)")
+        #expect(missing.first?.message == "AUDIO=\"x\" names no EXT-X-MEDIA TYPE=AUDIO group")
+        #expect(missing.map(\.message).contains("CLOSED-CAPTIONS=\"cc\" names no EXT-X-MEDIA TYPE=CLOSED-CAPTIONS group"))
+    }
 }

@@ -14,6 +14,7 @@ extension PlaylistParser {
             if let line = mediaHeaderTagLine {
                 warn(line, "media-tag-in-multivariant", "media playlist tags in a multivariant playlist are ignored")
             }
+            checkGroupReferences()
         } else {
             if let line = multivariantOnlyTagLine {
                 warn(line, "multivariant-tag-in-media", "session tags in a media playlist are ignored")
@@ -61,6 +62,34 @@ extension PlaylistParser {
             if media.segments[i].discontinuity { discontinuity += 1 }
             media.segments[i].mediaSequence = first + i
             media.segments[i].discontinuitySequence = discontinuity
+        }
+    }
+
+    /// A rendition group: its TYPE and GROUP-ID.
+    private struct GroupKey: Hashable {
+        var type: MediaType
+        var id: String
+    }
+
+    /// Every group a variant names (AUDIO, VIDEO, SUBTITLES, CLOSED-CAPTIONS) must be the GROUP-ID of an
+    /// EXT-X-MEDIA of that TYPE (RFC 8216bis 4.4.6.2); one that is not is warned at the variant's line
+    /// (a player plays the variant without that group).
+    mutating func checkGroupReferences() {
+        let defined = Set(multivariant.media.map { GroupKey(type: $0.type, id: $0.groupId) })
+        var missing: [(line: Int, attribute: String, group: String)] = []
+        let all = Array(zip(multivariant.variants, variantLines)) + Array(zip(multivariant.iFrameVariants, iFrameVariantLines))
+        for (variant, line) in all {
+            var named: [(String, MediaType, String)] = []
+            if let g = variant.audio { named.append(("AUDIO", .audio, g)) }
+            if let g = variant.video { named.append(("VIDEO", .video, g)) }
+            if let g = variant.subtitles { named.append(("SUBTITLES", .subtitles, g)) }
+            if case .group(let g) = variant.closedCaptions { named.append(("CLOSED-CAPTIONS", .closedCaptions, g)) }
+            for (attribute, type, group) in named where !defined.contains(GroupKey(type: type, id: group)) {
+                missing.append((line, attribute, group))
+            }
+        }
+        for m in missing {
+            warn(m.line, "undefined-group", "\(m.attribute)=\"\(m.group)\" names no EXT-X-MEDIA TYPE=\(m.attribute) group")
         }
     }
 

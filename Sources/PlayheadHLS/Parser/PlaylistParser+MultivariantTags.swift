@@ -12,6 +12,7 @@ extension PlaylistParser {
             need(4, tag.line, "EXT-X-I-FRAME-STREAM-INF")
             let list = try attributes(tag)
             multivariant.iFrameVariants.append(try variant(tag, uri: try required(list, "URI", tag)))
+            iFrameVariantLines.append(tag.line)
         case "EXT-X-MEDIA":
             try noteMultivariant(tag.line, tag: "EXT-X-MEDIA")
             need(4, tag.line, "EXT-X-MEDIA")

@@ -41,6 +41,9 @@ struct PlaylistParser {
     var previousRangeEnd: (uri: String, end: Int)?
     var previousPartRangeEnd: (uri: String, end: Int)?
     var pendingVariant: (variant: VariantStream, line: Int)?
+    /// The EXT-X-STREAM-INF line of each variant, and the line of each I-frame variant.
+    var variantLines: [Int] = []
+    var iFrameVariantLines: [Int] = []
     var pendingVariantTags: [UnknownTag] = []
 
     init(text: String, sources: VariableSources) {
@@ -131,6 +134,7 @@ struct PlaylistParser {
             pending.tags = []
             pendingVariantTags = []
             multivariant.variants.append(variant)
+            variantLines.append(pv.line)
             pendingVariant = nil
             return
         }
