@@ -98,4 +98,10 @@ import Testing
         #expect(missing.first?.message == "AUDIO=\"x\" names no EXT-X-MEDIA TYPE=AUDIO group")
         #expect(missing.map(\.message).contains("CLOSED-CAPTIONS=\"cc\" names no EXT-X-MEDIA TYPE=CLOSED-CAPTIONS group"))
     }
+
+    @Test func anExtinfWithoutItsCommaIsAcceptedWithAWarning() throws {
+        let parsed = try Playlist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4\na.ts\n#EXTINF:3.5,\nb.ts\n")
+        #expect(parsed.playlist.media?.segments.map(\.duration) == [4, 3.5])
+        #expect(parsed.warnings.filter { $0.code == "extinf-missing-comma" }.map(\.line) == [3], "\(parsed.warnings)")
+    }
 }

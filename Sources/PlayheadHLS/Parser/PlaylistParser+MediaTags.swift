@@ -117,6 +117,7 @@ extension PlaylistParser {
                                    limit: "at most \(Int(PlaylistLimits.maxSegmentSeconds)) s")
         }
         if duration < 0 { warn(tag.line, "negative-value", "EXTINF duration is negative (\(durationText))") }
+        if comma == nil { warn(tag.line, "extinf-missing-comma", "EXTINF has no comma after the duration (RFC 8216bis: #EXTINF:<duration>,[<title>])") }
         if durationText.contains(".") { need(3, tag.line, "floating-point EXTINF duration") }
         if pending.extinfLine != nil { warn(tag.line, "duplicate-tag", "second EXTINF before a segment URI") }
         pending.duration = duration
