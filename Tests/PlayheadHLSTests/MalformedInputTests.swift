@@ -104,4 +104,30 @@ import Testing
         #expect(parsed.playlist.media?.segments.map(\.duration) == [4, 3.5])
         #expect(parsed.warnings.filter { $0.code == "extinf-missing-comma" }.map(\.line) == [3], "\(parsed.warnings)")
     }
+
+    @Test func aCueOutDurationThatIsNotANumberIsWarned() throws {
+        let text = """
+        #EXTM3U
+        #EXT-X-TARGETDURATION:4
+        #EXT-X-CUE-OUT:DURATION=abc
+        #EXTINF:4,
+        a.ts
+        #EXT-X-CUE-IN
+        #EXT-X-CUE-OUT:abc
+        #EXTINF:4,
+        b.ts
+        #EXT-X-CUE-OUT:30.000
+        #EXT-X-CUE-OUT:DURATION="15",ID=7
+        #EXT-X-CUE-OUT:Duration=20 SCTE35=/DA0AAA=
+        #EXT-X-CUE-OUT
+        #EXTINF:4,
+        c.ts
+        """
+        let parsed = try Playlist.parse(text)
+        let bad = parsed.warnings.filter { $0.code == "bad-value" }
+        #expect(bad.map(\.line) == [3, 7], "\(parsed.warnings)")
+        #expect(bad.first?.message.contains("'abc'") == true)
+        // The tags are kept for the player's cue detector as before.
+        #expect(parsed.playlist.media?.segments.first?.tags.first?.value == "DURATION=abc")
+    }
 }

@@ -116,6 +116,7 @@ struct PlaylistParser {
         let lead = raw.utf8.distance(from: raw.utf8.startIndex, to: line.utf8.startIndex)
         let tag = TagLine(name: name, value: value, line: number, valueColumn: lead + name.utf8.count + 3)
         if try !handleMediaTag(tag), try !handleMultivariantTag(tag), try !handleCommonTag(tag) {
+            checkCueTag(tag)
             let unknown = UnknownTag(name: String(name), value: value.map(String.init), line: number)
             if pendingVariant != nil || multivariantEvidenceLine != nil && mediaEvidenceLine == nil {
                 pendingVariantTags.append(unknown)
