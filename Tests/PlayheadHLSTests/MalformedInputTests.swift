@@ -130,4 +130,15 @@ import Testing
         // The tags are kept for the player's cue detector as before.
         #expect(parsed.playlist.media?.segments.first?.tags.first?.value == "DURATION=abc")
     }
+
+    @Test func longSegmentsBeyondTheTenListedAreCounted() throws {
+        var text = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n"
+        for i in 0..<15 { text += "#EXTINF:4,\ns\(i).ts\n" }
+        let long = try warnings(text, "extinf-exceeds-target-duration")
+        #expect(long.count == 11)
+        #expect(long.last?.line == 23)  // the 11th long segment's EXTINF
+        #expect(long.last?.message == "… and 5 more segments above the target duration 2 s (not listed)")
+        text += "#EXTINF:4,\nlast.ts\n"
+        #expect(try warnings(text, "extinf-exceeds-target-duration").last?.message.contains("and 6 more") == true)
+    }
 }

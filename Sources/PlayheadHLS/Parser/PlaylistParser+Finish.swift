@@ -93,6 +93,9 @@ extension PlaylistParser {
         }
     }
 
+    /// Segments above the target duration listed one by one; the rest are counted in one more warning.
+    static let maxListedLongSegments = 10
+
     /// Target duration present and not exceeded by any rounded EXTINF.
     mutating func checkDurations() {
         guard let target = media.targetDuration else {
@@ -101,10 +104,22 @@ extension PlaylistParser {
             return
         }
         var reported = 0
-        for (index, s) in media.segments.enumerated() where s.duration.rounded() > Double(target) && reported < 10 {
+        var unlisted = 0
+        var firstUnlistedLine: Int?
+        for (index, s) in media.segments.enumerated() where s.duration.rounded() > Double(target) {
+            let line = segmentLines.indices.contains(index) ? segmentLines[index] : nil
+            guard reported < Self.maxListedLongSegments else {
+                unlisted += 1
+                firstUnlistedLine = firstUnlistedLine ?? line
+                continue
+            }
             reported += 1
-            warn(segmentLines.indices.contains(index) ? segmentLines[index] : nil, "extinf-exceeds-target-duration",
+            warn(line, "extinf-exceeds-target-duration",
                  "segment \(s.mediaSequence) lasts \(s.duration) s, above the target duration \(target) s")
+        }
+        if unlisted > 0 {
+            warn(firstUnlistedLine, "extinf-exceeds-target-duration",
+                 "… and \(unlisted) more segment\(unlisted == 1 ? "" : "s") above the target duration \(target) s (not listed)")
         }
     }
 }
