@@ -141,4 +141,43 @@ import Testing
         text += "#EXTINF:4,\nlast.ts\n"
         #expect(try warnings(text, "extinf-exceeds-target-duration").last?.message.contains("and 6 more") == true)
     }
+
+    @Test func uriLinesAndAttributesThatAreNotURIsAreWarned() throws {
+        let text = """
+        #EXTM3U
+        #EXT-X-TARGETDURATION:4
+        #EXT-X-KEY:METHOD=AES-128,URI="key 1.bin"
+        #EXTINF:4,
+        seg 1.ts
+        #EXTINF:4,
+        http://[bad
+        #EXTINF:4,
+        http://cdn.example.com:80a/x.ts
+        #EXTINF:4,
+        a%zz.ts
+        #EXTINF:4,
+        ../a/b%20c.ts?q=1&r=(2)#f
+        #EXTINF:4,
+        https://user:pw@cdn.example.com:443/a.ts
+        #EXTINF:4,
+        http://[::1]:8080/a.ts
+        #EXTINF:4,
+        data:text/plain;base64,AAAA==
+        #EXTINF:4,
+        file:///var/media/a.ts
+        """
+        let bad = try warnings(text, "bad-uri")
+        #expect(bad.map(\.line) == [3, 5, 7, 9, 11], "\(bad)")
+        #expect(bad.map(\.message) == [
+            "'key 1.bin' is not a valid URI (RFC 3986): a space at byte 4 must be percent-encoded",
+            "'seg 1.ts' is not a valid URI (RFC 3986): a space at byte 4 must be percent-encoded",
+            "'http://[bad' is a malformed URI: '[' opens an IP literal that is not closed; it cannot be resolved",
+            "'http://cdn.example.com:80a/x.ts' is a malformed URI: the port '80a' is not a number; it cannot be resolved",
+            "'a%zz.ts' is not a valid URI (RFC 3986): '%' at byte 2 is not followed by two hex digits (a literal '%' is written %25)",
+        ])
+        // Kept as written: the player resolves what it can.
+        #expect(try Playlist.parse(text).playlist.media?.segments.first?.uri == "seg 1.ts")
+        let variants = try warnings("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nhttp://h h/v.m3u8\n", "bad-uri")
+        #expect(variants.map(\.line) == [3])
+    }
 }

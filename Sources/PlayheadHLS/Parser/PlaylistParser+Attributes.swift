@@ -20,10 +20,13 @@ extension PlaylistParser {
         return .badAttributeList(line: tag.line, column: column, tag: String(tag.name), reason: error.description)
     }
 
-    /// A string attribute with variables substituted (quoted or not).
+    /// A string attribute with variables substituted (quoted or not); a `URI` or `SERVER-URI` that is
+    /// not a valid URI is warned.
     mutating func string(_ list: AttributeList, _ name: String, _ tag: TagLine) -> String? {
         guard let e = list.entry(name) else { return nil }
-        return e.quoted ? substitute(e.text, line: tag.line) : String(e.text)
+        let value = e.quoted ? substitute(e.text, line: tag.line) : String(e.text)
+        if name == "URI" || name == "SERVER-URI" { checkURI(value, line: tag.line) }
+        return value
     }
 
     /// A required string attribute.

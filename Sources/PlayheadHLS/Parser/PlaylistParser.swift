@@ -128,6 +128,7 @@ struct PlaylistParser {
 
     mutating func handleURI(_ rawURI: String, number: Int) throws(PlaylistParseError) {
         let uri = substitute(Substring(rawURI), line: number)
+        checkURI(uri, line: number)
         if let pv = pendingVariant {
             var variant = pv.variant
             variant.uri = uri
