@@ -117,7 +117,9 @@ extension MediaPlayer {
             let parsed = try Playlist.parse(data: transfer.body,
                                             sources: VariableSources(playlistURL: transfer.url, imported: state.importedVariables))
             for warning in parsed.warnings {
-                bus.post(.custom(name: "playlistWarning", payload: ["url": transfer.url, "line": String(warning.line), "code": warning.code, "message": warning.message]))
+                var payload = ["url": transfer.url, "code": warning.code, "message": warning.message]
+                if let line = warning.line { payload["line"] = String(line) }  // none for a whole-playlist warning
+                bus.post(.custom(name: "playlistWarning", payload: payload))
             }
             return parsed.playlist
         } catch {

@@ -10,6 +10,9 @@ public struct AttributeListError: Error, Sendable, Equatable, CustomStringConver
         case emptyName
         /// Something other than `,` follows a quoted string.
         case unexpectedCharacter
+        /// An attribute name appears a second time (RFC 8216bis 4.2: it MUST NOT); the column is the
+        /// second one's.
+        case duplicateName
         /// A value does not have the expected type (the payload names the type).
         case badValue(expected: String)
     }
@@ -35,6 +38,7 @@ public struct AttributeListError: Error, Sendable, Equatable, CustomStringConver
         case .missingEquals: "attribute without '='"
         case .emptyName: "empty attribute name"
         case .unexpectedCharacter: "unexpected character after quoted string"
+        case .duplicateName: "second occurrence of an attribute name"
         case .badValue(let expected): "value is not a valid \(expected)"
         }
         return attribute.map { "\(what) in attribute \($0) at column \(column)" } ?? "\(what) at column \(column)"
@@ -67,7 +71,8 @@ public struct AttributeList: Sendable {
 
     /// Parses an attribute list.
     /// - Parameter text: the text after the tag's `:`.
-    /// - Throws: ``AttributeListError`` for an unterminated quote, a missing `=` and the like.
+    /// - Throws: ``AttributeListError`` for an unterminated quote, a missing `=`, a name given twice and
+    ///   the like.
     public static func parse(_ text: Substring) throws(AttributeListError) -> AttributeList {
         let u = text.utf8
         var entries: [Entry] = []
@@ -88,6 +93,9 @@ public struct AttributeList: Sendable {
             }
             let name = trimmed(text[nameStart..<i])
             guard !name.isEmpty else { throw AttributeListError(kind: .emptyName, column: column(nameStart)) }
+            if entries.contains(where: { $0.name == name }) {
+                throw AttributeListError(kind: .duplicateName, column: column(nameStart), attribute: String(name))
+            }
             i = u.index(after: i)
             skipBlanks()
             if i < end, u[i] == UInt8(ascii: "\"") {

@@ -40,11 +40,12 @@ enum InputValidation {
         return nil
     }
 
-    /// 1-based line and column (in bytes) of a byte offset.
+    /// 1-based line and column (in bytes) of a byte offset; lines end at LF, CRLF or a lone CR, as
+    /// the parser splits them.
     static func position(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
         var line = 1
         var lineStart = 0
-        for i in 0..<offset where bytes[i] == 0x0A {
+        for i in 0..<offset where bytes[i] == 0x0A || (bytes[i] == 0x0D && (i + 1 >= bytes.count || bytes[i + 1] != 0x0A)) {
             line += 1
             lineStart = i + 1
         }
@@ -52,16 +53,16 @@ enum InputValidation {
     }
 
     /// True when the first line (after an optional byte-order mark) is `#EXTM3U`, possibly
-    /// followed by spaces; or when only blank lines and comments come before it.
+    /// followed by spaces; or when only blank lines and comments come before it. Lines end at LF,
+    /// CRLF or a lone CR.
     static func headerOffset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var i = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
         let header: [UInt8] = Array("#EXTM3U".utf8)
         while i < bytes.count {
             var end = i
-            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
-            let lineEnd = end > i && bytes[end - 1] == 0x0D ? end - 1 : end
-            let line = UnsafeBufferPointer(rebasing: bytes[i..<lineEnd])
+            while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+            let line = UnsafeBufferPointer(rebasing: bytes[i..<end])
             if line.starts(with: header) {
                 let rest = line.dropFirst(header.count)
                 if rest.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return i }
@@ -71,6 +72,7 @@ enum InputValidation {
             let isComment = line.first == UInt8(ascii: "#") && !line.starts(with: Array("#EXT".utf8))
             guard isBlank || isComment else { return nil }
             i = end + 1
+            if end < bytes.count, bytes[end] == 0x0D, i < bytes.count, bytes[i] == 0x0A { i += 1 }  // CRLF
         }
         return nil
     }

@@ -87,20 +87,20 @@ public enum PlaylistParseError: Error, Sendable, Equatable, CustomStringConverti
 
 /// Something a player tolerates but a validator reports.
 public struct PlaylistWarning: Sendable, Equatable, Codable, CustomStringConvertible {
-    /// 1-based line number (0 when the warning concerns the whole playlist).
-    public var line: Int
+    /// 1-based line number; nil when the warning concerns the whole playlist (a tag missing from it).
+    public var line: Int?
     /// A stable identifier, e.g. `version-too-low` (see docs/playlist-json.md for the list).
     public var code: String
     /// A human-readable explanation.
     public var message: String
 
-    /// Creates a warning.
-    public init(line: Int, code: String, message: String) {
+    /// Creates a warning (`line` nil for one about the whole playlist).
+    public init(line: Int?, code: String, message: String) {
         self.line = line
         self.code = code
         self.message = message
     }
 
-    /// `line L: [code] message`.
-    public var description: String { "line \(line): [\(code)] \(message)" }
+    /// `line L: [code] message`, or `[code] message` for a warning about the whole playlist.
+    public var description: String { (line.map { "line \($0): " } ?? "") + "[\(code)] \(message)" }
 }

@@ -20,10 +20,13 @@ extension PlaylistParser {
         return .badAttributeList(line: tag.line, column: column, tag: String(tag.name), reason: error.description)
     }
 
-    /// A string attribute with variables substituted (quoted or not).
+    /// A string attribute with variables substituted (quoted or not); a `URI` or `SERVER-URI` that is
+    /// not a valid URI is warned.
     mutating func string(_ list: AttributeList, _ name: String, _ tag: TagLine) -> String? {
         guard let e = list.entry(name) else { return nil }
-        return e.quoted ? substitute(e.text, line: tag.line) : String(e.text)
+        let value = e.quoted ? substitute(e.text, line: tag.line) : String(e.text)
+        if name == "URI" || name == "SERVER-URI" { checkURI(value, line: tag.line) }
+        return value
     }
 
     /// A required string attribute.
@@ -36,8 +39,18 @@ extension PlaylistParser {
         return v
     }
 
+    /// A decimal-integer attribute; a negative one is a bad number, as decimal-integers are unsigned
+    /// (RFC 8216bis 4.2).
     func integer(_ list: AttributeList, _ name: String, _ tag: TagLine) throws(PlaylistParseError) -> Int? {
-        do { return try list.decimalInteger(name) } catch { throw mapped(error, tag) }
+        let value: Int?
+        do { value = try list.decimalInteger(name) } catch { throw mapped(error, tag) }
+        if let value, value < 0, let e = list.entry(name) { throw negative(e, tag) }
+        return value
+    }
+
+    /// The error for a negative decimal-integer attribute, at its value's column.
+    func negative(_ e: AttributeList.Entry, _ tag: TagLine) -> PlaylistParseError {
+        .badNumber(line: tag.line, column: tag.valueColumn + e.column - 1, tag: String(tag.name), text: "\(e.name)=\(e.text)")
     }
 
     func float(_ list: AttributeList, _ name: String, _ tag: TagLine) throws(PlaylistParseError) -> Double? {

@@ -31,9 +31,11 @@ extension PlaylistParser {
             if let v = try headerInteger(tag, allowNegative: false) { media.targetDuration = v }
         case "EXT-X-MEDIA-SEQUENCE":
             headerTag(tag)
+            beforeFirstSegment(tag)
             if let v = try headerInteger(tag, allowNegative: true) { media.mediaSequence = v }
         case "EXT-X-DISCONTINUITY-SEQUENCE":
             headerTag(tag)
+            beforeFirstSegment(tag)
             if let v = try headerInteger(tag, allowNegative: true) { media.discontinuitySequence = v }
         case "EXT-X-ENDLIST":
             headerTag(tag)
@@ -65,6 +67,14 @@ extension PlaylistParser {
     mutating func headerTag(_ tag: TagLine) {
         singleton(tag)
         if mediaHeaderTagLine == nil { mediaHeaderTagLine = tag.line }
+    }
+
+    /// Warns about a tag that RFC 8216bis wants before the first media segment (EXT-X-MEDIA-SEQUENCE,
+    /// EXT-X-DISCONTINUITY-SEQUENCE) but that comes after it; its value still numbers every segment.
+    mutating func beforeFirstSegment(_ tag: TagLine) {
+        guard !media.segments.isEmpty || pending.firstLine != nil else { return }
+        warn(tag.line, "header-tag-after-segment",
+             "#\(tag.name) must come before the first media segment; applied to the whole playlist")
     }
 
     /// Reads a header integer; a bad value is a warning and the tag is ignored, one past
@@ -107,6 +117,7 @@ extension PlaylistParser {
                                    limit: "at most \(Int(PlaylistLimits.maxSegmentSeconds)) s")
         }
         if duration < 0 { warn(tag.line, "negative-value", "EXTINF duration is negative (\(durationText))") }
+        if comma == nil { warn(tag.line, "extinf-missing-comma", "EXTINF has no comma after the duration (RFC 8216bis: #EXTINF:<duration>,[<title>])") }
         if durationText.contains(".") { need(3, tag.line, "floating-point EXTINF duration") }
         if pending.extinfLine != nil { warn(tag.line, "duplicate-tag", "second EXTINF before a segment URI") }
         pending.duration = duration
@@ -203,7 +214,7 @@ extension PlaylistParser {
         segment.tags = pending.tags
         segment.parts = pending.parts
         media.segments.append(segment)
-        segmentLines.append(pending.extinfLine ?? pending.firstLine ?? 0)
+        segmentLines.append(pending.extinfLine ?? pending.firstLine ?? line)
         pending = PendingSegment()
         previousPartRangeEnd = nil
     }

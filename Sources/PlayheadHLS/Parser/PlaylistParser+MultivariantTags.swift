@@ -12,6 +12,7 @@ extension PlaylistParser {
             need(4, tag.line, "EXT-X-I-FRAME-STREAM-INF")
             let list = try attributes(tag)
             multivariant.iFrameVariants.append(try variant(tag, uri: try required(list, "URI", tag)))
+            iFrameVariantLines.append(tag.line)
         case "EXT-X-MEDIA":
             try noteMultivariant(tag.line, tag: "EXT-X-MEDIA")
             need(4, tag.line, "EXT-X-MEDIA")
@@ -53,6 +54,7 @@ extension PlaylistParser {
         }
         let bandwidth: Int
         if let b = NumberText.decimalInteger(bandwidthEntry.text) {
+            guard b >= 0 else { throw negative(bandwidthEntry, tag) }
             bandwidth = b
         } else if let d = NumberText.signedFloat(bandwidthEntry.text), d >= 0, d < 9e18 {
             warn(tag.line, "bad-value", "BANDWIDTH \(bandwidthEntry.text) is not an integer; truncated")

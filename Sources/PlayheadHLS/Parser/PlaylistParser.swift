@@ -15,7 +15,7 @@ struct PlaylistParser {
     var independentSegments = false
     var start: StartPoint?
     var defines: [VariableDefinition] = []
-    /// The EXTINF line of each segment (for warnings about a whole segment).
+    /// The EXTINF line of each segment, else its first tag's or its URI's (for warnings about a whole segment).
     var segmentLines: [Int] = []
     var variables: [String: String] = [:]
 
@@ -41,6 +41,9 @@ struct PlaylistParser {
     var previousRangeEnd: (uri: String, end: Int)?
     var previousPartRangeEnd: (uri: String, end: Int)?
     var pendingVariant: (variant: VariantStream, line: Int)?
+    /// The EXT-X-STREAM-INF line of each variant, and the line of each I-frame variant.
+    var variantLines: [Int] = []
+    var iFrameVariantLines: [Int] = []
     var pendingVariantTags: [UnknownTag] = []
 
     init(text: String, sources: VariableSources) {
@@ -68,14 +71,22 @@ struct PlaylistParser {
         let end = u.endIndex
         var lineNumber = 0
         var sawHeader = false
+        var sawLoneCR = false
         while i < end {
             lineNumber += 1
+            // A line ends at LF, CRLF or (old Mac files) a lone CR; the RFC allows only the first two.
             var j = i
-            while j < end, u[j] != 0x0A { j = u.index(after: j) }
-            let next = j < end ? u.index(after: j) : j
-            var lineEnd = j
-            if lineEnd > i, u[u.index(before: lineEnd)] == 0x0D { lineEnd = u.index(before: lineEnd) }
-            var line = text[i..<lineEnd]
+            while j < end, u[j] != 0x0A, u[j] != 0x0D { j = u.index(after: j) }
+            var next = j < end ? u.index(after: j) : j
+            if j < end, u[j] == 0x0D {
+                if next < end, u[next] == 0x0A {
+                    next = u.index(after: next)
+                } else if !sawLoneCR {
+                    sawLoneCR = true
+                    warn(lineNumber, "cr-line-ending", "line ends with a lone CR (RFC 8216: LF or CRLF); taken as a line break")
+                }
+            }
+            var line = text[i..<j]
             i = next
             if lineNumber == 1, line.utf8.first == 0xEF { line = line.dropFirst() }  // byte-order mark
             if !sawHeader {
@@ -105,6 +116,7 @@ struct PlaylistParser {
         let lead = raw.utf8.distance(from: raw.utf8.startIndex, to: line.utf8.startIndex)
         let tag = TagLine(name: name, value: value, line: number, valueColumn: lead + name.utf8.count + 3)
         if try !handleMediaTag(tag), try !handleMultivariantTag(tag), try !handleCommonTag(tag) {
+            checkCueTag(tag)
             let unknown = UnknownTag(name: String(name), value: value.map(String.init), line: number)
             if pendingVariant != nil || multivariantEvidenceLine != nil && mediaEvidenceLine == nil {
                 pendingVariantTags.append(unknown)
@@ -116,6 +128,7 @@ struct PlaylistParser {
 
     mutating func handleURI(_ rawURI: String, number: Int) throws(PlaylistParseError) {
         let uri = substitute(Substring(rawURI), line: number)
+        checkURI(uri, line: number)
         if let pv = pendingVariant {
             var variant = pv.variant
             variant.uri = uri
@@ -123,6 +136,7 @@ struct PlaylistParser {
             pending.tags = []
             pendingVariantTags = []
             multivariant.variants.append(variant)
+            variantLines.append(pv.line)
             pendingVariant = nil
             return
         }
@@ -146,8 +160,8 @@ struct PlaylistParser {
         if multivariantEvidenceLine == nil { multivariantEvidenceLine = line }
     }
 
-    /// Adds a warning unless the cap is reached.
-    mutating func warn(_ line: Int, _ code: String, _ message: String) {
+    /// Adds a warning unless the cap is reached (`line` nil for one about the whole playlist).
+    mutating func warn(_ line: Int?, _ code: String, _ message: String) {
         if warnings.count < Self.maxWarnings {
             warnings.append(PlaylistWarning(line: line, code: code, message: message))
         } else {
