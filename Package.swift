@@ -91,10 +91,10 @@ let package = Package(
         .testTarget(name: "PlayheadHLSTests", dependencies: ["PlayheadHLS"], path: "Tests/PlayheadHLSTests"),
         .testTarget(name: "PlayheadNetTests", dependencies: ["PlayheadTestFixtures", "PlayheadNet", "PlayheadOrigin"], path: "Tests/PlayheadNetTests"),
         .testTarget(name: "PlayheadMediaTests", dependencies: ["PlayheadTestFixtures", "PlayheadMedia"], path: "Tests/PlayheadMediaTests"),
-        .testTarget(name: "PlayheadLinkTests", dependencies: ["PlayheadCore", "PlayheadMedia", "PlayheadNet"], path: "Tests/PlayheadLinkTests"),
+        .testTarget(name: "PlayheadLinkTests", dependencies: ["PlayheadTestFixtures", "PlayheadCore", "PlayheadMedia", "PlayheadNet"], path: "Tests/PlayheadLinkTests"),
         .testTarget(name: "PlayheadPlayerTests", dependencies: ["PlayheadTestFixtures", "PlayheadCore", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin"], path: "Tests/PlayheadPlayerTests"),
         .testTarget(name: "PlayheadCoreTests", dependencies: ["PlayheadCore", "PlayheadHLS"], path: "Tests/PlayheadCoreTests"),
-        .testTarget(name: "PlayheadLiveTests", dependencies: ["PlayheadCore", "PlayheadHLS"], path: "Tests/PlayheadLiveTests"),
+        .testTarget(name: "PlayheadLiveTests", dependencies: ["PlayheadTestFixtures", "PlayheadCore", "PlayheadHLS"], path: "Tests/PlayheadLiveTests"),
         .testTarget(name: "PlayheadAdsTests", dependencies: ["PlayheadAds"], path: "Tests/PlayheadAdsTests"),
         .testTarget(
             name: "PlayheadAdInsertionTests",

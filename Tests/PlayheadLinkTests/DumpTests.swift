@@ -1,5 +1,6 @@
 import Foundation
 import PlayheadMedia
+import PlayheadTestFixtures
 import Testing
 
 /// Runs a program to its end and returns its standard output (expects exit status 0).
@@ -11,7 +12,7 @@ func run(_ program: String, _ arguments: [String]) throws -> Data {
     process.standardOutput = pipe
     process.standardError = FileHandle.nullDevice
     try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    let data = ChildProcess.readToEnd(pipe.fileHandleForReading)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "\(program) \(arguments)")
     return data

@@ -1,6 +1,7 @@
 import Foundation
 import PlayheadCore
 import PlayheadHLS
+import PlayheadTestFixtures
 import Testing
 
 #if canImport(Glibc)
@@ -25,7 +26,7 @@ import Glibc
         try process.run()
         process.waitUntilExit()
         // The script closes the descriptors it passes to ffmpeg, so end of file comes when it exits.
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: ChildProcess.readToEnd(output.fileHandleForReading), as: UTF8.self)
         return try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), "the script prints a PID")
     }
 

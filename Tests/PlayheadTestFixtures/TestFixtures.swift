@@ -56,14 +56,30 @@ public enum ChildProcess {
         let errData = LockedBox(Data())
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            errData.set(err.fileHandleForReading.readDataToEndOfFile())
+            errData.set(readToEnd(err.fileHandleForReading))
             done.signal()
         }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let outData = readToEnd(out.fileHandleForReading)
         process.waitUntilExit()
         done.wait()
         return Outcome(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                        stderr: String(decoding: errData.get(), as: UTF8.self))
+    }
+
+    /// Everything `handle` gives until end of file, read with read(2) and retried when a signal
+    /// interrupts it. (Foundation's readDataToEndOfFile traps on EINTR: a child's SIGCHLD arriving
+    /// mid-read crashed the whole test process.)
+    public static func readToEnd(_ handle: FileHandle) -> Data {
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                data.append(contentsOf: chunk[0..<count])
+            } else if count == 0 || errno != EINTR {
+                return data
+            }
+        }
     }
 
     /// The hash column of framemd5 text (comment lines skipped).
