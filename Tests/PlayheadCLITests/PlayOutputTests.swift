@@ -173,6 +173,23 @@ import Testing
         #expect(lines.last?.contains("stopped") == true || lines.contains { $0.contains("\"stopped\"") }, "the stop is in the events")
     }
 
+    /// Runs `playhead arguments`, sends it SIGINT once `server` has been asked for `path`, and returns
+    /// the process once it has exited.
+    static func interrupt(_ arguments: [String], once server: LoopbackHTTPServer, asks path: String) async throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.playhead)
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        await server.waitForRequests(path: path)
+        process.interrupt()
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { process.waitUntilExit(); continuation.resume() }
+        }
+        return process
+    }
+
     /// `soak` stopped by a signal: the sessions stop, and the report of the samples so far is printed
     /// and written (it exited at once with nothing), exit status 128 + 2.
     @Test(.timeLimit(.minutes(1))) func aSignalEndsASoakWithItsReport() async throws {
@@ -180,17 +197,8 @@ import Testing
         defer { server.stop() }
         let file = NSTemporaryDirectory() + "playhead-soak-signal-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.playhead)
-        process.arguments = ["soak", server.url("/ts/v0/index.m3u8"), "--sessions", "1", "--duration", "30", "--interval", "0.2", "--report", file]
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        await server.waitForRequests(path: "/ts/v0/seg001.ts")
-        process.interrupt()
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { process.waitUntilExit(); continuation.resume() }
-        }
+        let process = try await Self.interrupt(["soak", server.url("/ts/v0/index.m3u8"), "--sessions", "1", "--duration", "30",
+                                                "--interval", "0.2", "--report", file], once: server, asks: "/ts/v0/seg001.ts")
         #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(process.terminationReason) \(process.terminationStatus)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
         let samples = try #require(report["samples"] as? [[String: Any]])
@@ -205,19 +213,10 @@ import Testing
         server.setFault(.stallAfter(bytes: 1000), forPath: "/ts/v0/seg002.ts")
         let file = NSTemporaryDirectory() + "playhead-frames-signal-\(UUID().uuidString).md5"
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.playhead)
-        process.arguments = ["frames", server.url("/ts/v0/index.m3u8"), "--framemd5", file]
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
         // Segment 2 is asked for once segment 0 is decoded (each segment is fetched while the one
         // before decodes); it then hangs.
-        await server.waitForRequests(path: "/ts/v0/seg002.ts")
-        process.interrupt()
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { process.waitUntilExit(); continuation.resume() }
-        }
+        let process = try await Self.interrupt(["frames", server.url("/ts/v0/index.m3u8"), "--framemd5", file], once: server,
+                                               asks: "/ts/v0/seg002.ts")
         #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(process.terminationReason) \(process.terminationStatus)")
         let written = CLI.hashes(try String(contentsOfFile: file, encoding: .utf8))
         let reference = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", CLI.streams + "/ts/v0/index.m3u8",
