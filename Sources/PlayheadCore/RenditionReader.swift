@@ -77,6 +77,23 @@ public struct RenditionReader: Sendable {
         decoder.finish(onFrame: onFrame)
     }
 
+    /// Fetches and demuxes the first segment only (no decoding): its streams and packets tell where
+    /// the rendition's timestamps start.
+    /// - Throws: When the playlist has no segment, or the segment cannot be fetched or opened.
+    public func demuxFirstSegment() async throws(PlayheadError) -> DemuxedSegment {
+        guard let first = playlist.segments.first else {
+            throw .unexpectedPlaylist(url: baseURL, detail: "the playlist lists no segments")
+        }
+        let segment = try await SegmentFetcher(network: LiveNetwork(client: client)).fetch(first, baseURL: baseURL, at: 0)
+        var options = RenditionDecoderOptions()
+        options.mode = .demux
+        do {
+            return try RenditionDecoder(options: options).demux(segment.bytes, discontinuity: first.discontinuity)
+        } catch {
+            throw .media(url: segment.url, error)
+        }
+    }
+
     private func prefetch(_ fetcher: SegmentFetcher, _ index: Int) -> Task<Result<FetchedSegment, PlayheadError>, Never> {
         Task {
             do throws(PlayheadError) {

@@ -302,6 +302,9 @@ struct Play: AsyncParsableCommand {
              player.bus.subscribe { event in if case .timelineChanged = event.kind { tracker.update(timeline: player.timeline) } }]
         } ?? []
         let outputs = try SessionOutputs(events: events, framemd5: framemd5, keepEvents: reportHtml != nil, player: player)
+        if framemd5 != nil, (start ?? 0) > 0, let first = await Self.firstSegment(url, choice: configuration.variant, client: client) {
+            outputs.primeFrameMD5(with: first)
+        }
         let progress = isatty(2) != 0 ? ProgressLine(player: player) : nil
         progress?.start()
         let interruption = SignalStop(player: player)
@@ -331,6 +334,18 @@ struct Play: AsyncParsableCommand {
         if final.finalStatus == .error {
             printError(final.error ?? "playback failed")
             throw ExitCode(1)
+        }
+    }
+
+    /// The first segment of the rendition `choice` picks, demuxed, for a VOD; nil for live or when it
+    /// cannot be had (framemd5 then estimates the start from the first segment the session demuxes).
+    static func firstSegment(_ url: String, choice: VariantChoice, client: HTTPClient) async -> DemuxedSegment? {
+        do throws(PlayheadError) {
+            let loaded = try await PlaylistLoader(client: client).loadMedia(url, choice: choice)
+            guard loaded.playlist.endList else { return nil }
+            return try await RenditionReader(client: client, playlist: loaded.playlist, baseURL: loaded.media.effectiveURL).demuxFirstSegment()
+        } catch {
+            return nil
         }
     }
 

@@ -37,6 +37,17 @@ final class SessionOutputs: @unchecked Sendable {
         }
     }
 
+    /// Tells the framemd5 output where the rendition's timestamps start, from its first segment, when
+    /// the session will not demux that segment (a start position): the ffmpeg CLI counts from the
+    /// earliest stream's start there, which for fMP4 may be the audio's, a frame or so before the video
+    /// of any later segment tells. Before the session runs.
+    func primeFrameMD5(with first: DemuxedSegment) {
+        guard let md5 else { return }
+        md5.note(streams: first.streams)
+        first.packets.forEach(md5.note)
+        md5.note(segmentStartSeconds: 0)
+    }
+
     /// Events reach their file or pipe at most this long after they happen: 0.2 s of wall time.
     static let eventsFlushNanoseconds: UInt64 = 200_000_000
 
