@@ -27,6 +27,21 @@ import Testing
         }
     }
 
+    /// A byte range of 0 bytes names no media: an error at its line (QA: the fetch failed later with a
+    /// transfer error naming no line).
+    @Test func aByteRangeOfNoBytesIsAnErrorAtItsLine() {
+        for (text, line) in [("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-BYTERANGE:0@0\n#EXTINF:4,\na.ts\n", 3),
+                             ("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-MAP:URI=\"i.mp4\",BYTERANGE=\"0\"\n#EXTINF:4,\na.ts\n", 3)] {
+            do {
+                _ = try Playlist.parse(text)
+                Issue.record("a range of 0 bytes parsed: \(text)")
+            } catch {
+                #expect(error.line == line && "\(error)".contains("at least 1 byte"), "\(error)")
+            }
+        }
+        #expect((try? Playlist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-BYTERANGE:1@0\n#EXTINF:4,\na.ts\n")) != nil)
+    }
+
     @Test func aWarningAboutTheWholePlaylistHasNoLine() throws {
         let parsed = try Playlist.parse("#EXTM3U\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n")
         let warning = try #require(parsed.warnings.first { $0.code == "missing-target-duration" })

@@ -91,8 +91,18 @@ extension PlaylistParser {
             .valueOutOfRange(line: tag.line, column: tag.valueColumn, tag: String(tag.name), text: String(t),
                              limit: "lengths and offsets at most \(PlaylistLimits.maxInteger)")
         }
-        guard let at = t.firstIndex(of: "@") else { return (try number(t), nil) }
-        let length = try number(t[..<at])
+        // A range of no bytes names no media: refused here, naming the line (the fetch failed later with a
+        // transfer error that named none).
+        func length(_ part: Substring) throws(PlaylistParseError) -> Int {
+            let value = try number(part)
+            guard value > 0 else {
+                throw .valueOutOfRange(line: tag.line, column: tag.valueColumn, tag: String(tag.name), text: String(t),
+                                       limit: "a length of at least 1 byte")
+            }
+            return value
+        }
+        guard let at = t.firstIndex(of: "@") else { return (try length(t), nil) }
+        let length = try length(t[..<at])
         if t.index(after: at) == t.endIndex { return (length, nil) }  // `n@`: tolerated as no offset
         return (length, try number(t[t.index(after: at)...]))
     }
