@@ -73,7 +73,7 @@ public final class Demuxer {
             // avformat_open_input frees the context on failure.
             var message = AVError.message(code)
             if chosen == .mp4, !ContainerFormat.topLevelBoxes(bytes).contains("moov") {
-                message += " (fragmented MP4 without its initialization section: no moov box; the playlist needs EXT-X-MAP)"
+                message += " (fragmented MP4 without a whole initialization section: no moov box; the playlist needs an EXT-X-MAP whose BYTERANGE, if any, covers the moov box)"
             }
             throw .openFailed(code: code, message: message, byteCount: bytes.count)
         }

@@ -196,8 +196,16 @@ struct SplitMix64 {
             _ = try RenditionDecoder().demux(media)
             Issue.record("a media segment without its init section opened")
         } catch {
-            #expect(error.description.contains("without its initialization section") && error.description.contains("EXT-X-MAP"),
+            #expect(error.description.contains("without a whole initialization section") && error.description.contains("EXT-X-MAP"),
                     "\(error.description)")
+        }
+        // An init section cut short (an EXT-X-MAP BYTERANGE too small) is named as such, not as a missing
+        // EXT-X-MAP (QA: "the playlist needs EXT-X-MAP" for a playlist that has one).
+        do {
+            _ = try RenditionDecoder().demux(Array(initSection.prefix(10)) + media)
+            Issue.record("a media segment with 10 bytes of its init section opened")
+        } catch {
+            #expect(error.description.contains("whose BYTERANGE, if any, covers the moov box"), "\(error.description)")
         }
         // With the init section in front it opens.
         #expect(try RenditionDecoder().demux(initSection + media).packets.count > 100)
