@@ -37,13 +37,14 @@ public struct PlaylistLoader: Sendable {
     }
 
     /// Loads `url` and, when it is a multivariant playlist, the media playlist of the chosen variant.
-    /// - Returns: The media playlist and, if there was one, the multivariant playlist and the chosen index.
+    /// - Returns: The media playlist and, if there was a multivariant playlist, the chosen variant's
+    ///   index and BANDWIDTH.
     public func loadMedia(_ url: String, choice: VariantChoice) async throws(PlayheadError)
-        -> (media: LoadedPlaylist, playlist: MediaPlaylist, variantIndex: Int?) {
+        -> (media: LoadedPlaylist, playlist: MediaPlaylist, variantIndex: Int?, variantBandwidth: Int?) {
         let first = try await load(url)
         switch first.parsed.playlist {
         case let .media(media):
-            return (first, media, nil)
+            return (first, media, nil, nil)
         case let .multivariant(multivariant):
             let index = try choice.pick(from: multivariant.variants, url: url)
             let variantURL = try ResourceURL.resolve(multivariant.variants[index].uri, against: first.effectiveURL)
@@ -51,7 +52,7 @@ public struct PlaylistLoader: Sendable {
             guard case let .media(media) = second.parsed.playlist else {
                 throw .unexpectedPlaylist(url: variantURL, detail: "variant \(index) is a multivariant playlist, expected a media playlist")
             }
-            return (second, media, index)
+            return (second, media, index, multivariant.variants[index].bandwidth)
         }
     }
 }

@@ -94,6 +94,9 @@ struct Frames: AsyncParsableCommand {
         do throws(PlayheadError) {
             let loaded = try await PlaylistLoader(client: client).loadMedia(url, choice: choice)
             for warning in loaded.media.parsed.warnings { printError("warning: \(loaded.media.url): \(warning)") }
+            if let bandwidth, let chosen = loaded.variantBandwidth, chosen > bandwidth {
+                printError("warning: no variant of \(url) is at most \(bandwidth) bit/s: reading the lowest, \(chosen) bit/s")
+            }
             if loaded.variantIndex == nil, variant != nil || bandwidth != nil {
                 printError("warning: \(loaded.media.url) is a media playlist: --\(variant != nil ? "variant" : "bandwidth") has no variant to choose")
             }

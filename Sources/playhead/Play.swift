@@ -321,6 +321,9 @@ struct Play: AsyncParsableCommand {
             await tracker.flush()
             final.beacons = tracker.records
         }
+        if let maxBandwidth, let chosen = final.variantBandwidth, chosen > maxBandwidth {
+            printError("warning: no variant is at most \(maxBandwidth) bit/s: played the lowest, \(chosen) bit/s")
+        }
         final.device = DeviceInformation.current(playheadVersion: Playhead.version, ffmpegVersion: nil, curlVersion: HTTPClient.curlVersion)
         try writeReport(final)
         if let reportHtml {

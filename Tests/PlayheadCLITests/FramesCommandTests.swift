@@ -198,6 +198,18 @@ import Testing
         #expect(outcome.stderr.contains("/nope.m3u8") && outcome.stderr.contains("404"))
     }
 
+    /// A bandwidth below every variant falls back to the lowest, and says so (QA: silently), in
+    /// `frames --bandwidth` and `play --max-bandwidth` alike.
+    @Test func aBandwidthBelowEveryVariantIsWarned() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let url = server.url("/ts/master.m3u8")
+        let frames = await CLI.run(CLI.playhead, ["frames", url, "--bandwidth", "1000", "--mode", "demux"])
+        #expect(frames.status == 0 && frames.stderr.contains("is at most 1000 bit/s: reading the lowest, 510400 bit/s"), "\(frames.stderr)")
+        let play = await CLI.run(CLI.playhead, ["play", url, "--max-bandwidth", "1000", "--mode", "demux", "--quiet", "--report", "/dev/null"])
+        #expect(play.status == 0 && play.stderr.contains("no variant is at most 1000 bit/s: played the lowest, 510400 bit/s"), "\(play.stderr)")
+    }
+
     @Test func badArgumentsExitTwo() async {
         #expect(await CLI.run(CLI.playhead, ["frames"]).status == 2)
         #expect(await CLI.run(CLI.playhead, ["frames", "x", "--variant", "1", "--bandwidth", "5"]).status == 2)
