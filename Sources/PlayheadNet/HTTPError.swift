@@ -44,7 +44,7 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .status(let url, _, _), .transport(let url, _, _), .timeout(let url, _, _), .cancelled(let url), .tooLarge(let url, _):
             url
-        case .invalidURL(let url):
+        case .invalidURL:
             url
         }
     }
@@ -61,21 +61,33 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// One line naming the URL and what went wrong, e.g. `HTTP 404 for http://host/a.ts`.
     public var description: String {
+        let url = Self.shortened(url)
         switch self {
-        case .status(let url, let code, let bodyPrefix):
+        case .status(_, let code, let bodyPrefix):
             let snippet = Self.printableSnippet(bodyPrefix)
             return "HTTP \(code) for \(url)" + (snippet.isEmpty ? "" : ": \(snippet)")
-        case .transport(let url, let curlCode, let message):
+        case .transport(_, let curlCode, let message):
             return "transfer of \(url) failed (curl \(curlCode)): \(message)"
-        case .timeout(let url, let phase, let after):
+        case .timeout(_, let phase, let after):
             return "\(phase) timeout after \(after) s for \(url)"
-        case .cancelled(let url):
+        case .cancelled:
             return "request for \(url) was cancelled"
-        case .invalidURL(let url):
+        case .invalidURL:
             return "invalid or unsupported URL: \(url)"
-        case .tooLarge(let url, let limit):
+        case .tooLarge(_, let limit):
             return "the body of \(url) is larger than \(limit) bytes (the client's limit); stopped there"
         }
+    }
+
+    /// Most characters of a URL a description shows: longer ones keep their start and end around a
+    /// count of what was left out (QA: a 300 kB URL was echoed whole in one error line).
+    public static let longestURLShown = 512
+
+    /// `url` as descriptions show it: whole up to ``longestURLShown`` characters, else its first 384
+    /// and last 96 characters around how many were left out.
+    static func shortened(_ url: String) -> String {
+        guard url.count > longestURLShown else { return url }
+        return "\(url.prefix(384))…[\(url.count - 480) characters]…\(url.suffix(96))"
     }
 
     /// Up to 80 characters of the body, if it looks like text; otherwise empty.

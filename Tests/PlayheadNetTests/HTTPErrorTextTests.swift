@@ -1,0 +1,18 @@
+import PlayheadNet
+import Testing
+
+/// How HTTP errors read.
+@Suite struct HTTPErrorTextTests {
+    /// A URL of 300 000 characters is shown by its start and end around a count of what was left out
+    /// (QA: the whole URL was echoed in one error line); a usual URL is shown whole.
+    @Test func aVeryLongURLIsShortenedInTheText() {
+        let long = "http://127.0.0.1/" + String(repeating: "a", count: 300_000) + "/end.ts"
+        let text = HTTPError.status(url: long, code: 414, bodyPrefix: []).description
+        #expect(text.count < 700, "\(text.count) characters")
+        #expect(text.hasPrefix("HTTP 414 for http://127.0.0.1/aaa") && text.hasSuffix("aaa/end.ts"))
+        #expect(text.contains("…[\(long.count - 480) characters]…"))
+        let usual = "http://127.0.0.1:8080/ts/v0/seg000.ts"
+        #expect(HTTPError.timeout(url: usual, phase: .total, after: 60).description == "total timeout after 60.0 s for \(usual)")
+        #expect(HTTPError.status(url: long, code: 414, bodyPrefix: []).url == long, "the error keeps the whole URL")
+    }
+}
