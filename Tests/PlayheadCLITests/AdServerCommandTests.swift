@@ -47,7 +47,7 @@ import Testing
             Thread.detachNewThread {
                 var bytes: [UInt8] = []
                 while true {
-                    let chunk = handle.readData(ofLength: 1)
+                    let chunk = ChildProcess.readSome(handle, upTo: 1)
                     if chunk.isEmpty || chunk.first == 10 { break }
                     bytes.append(contentsOf: chunk)
                 }

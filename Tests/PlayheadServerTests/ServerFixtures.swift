@@ -82,7 +82,7 @@ final class DaemonProcess: @unchecked Sendable {
         let handle = out.fileHandleForReading
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
-            let chunk = handle.availableData
+            let chunk = ChildProcess.readSome(handle, upTo: 65_536)
             if chunk.isEmpty { break }
             seen += chunk
             if let text = String(data: seen, encoding: .utf8), let range = text.range(of: "listening on ") {

@@ -67,18 +67,25 @@ public enum ChildProcess {
     }
 
     /// Everything `handle` gives until end of file, read with read(2) and retried when a signal
-    /// interrupts it. (Foundation's readDataToEndOfFile traps on EINTR: a child's SIGCHLD arriving
-    /// mid-read crashed the whole test process.)
+    /// interrupts it. (Foundation's readDataToEndOfFile, readData(ofLength:) and availableData trap on
+    /// EINTR: a child's SIGCHLD arriving mid-read crashed the whole test process, twice in a day.)
     public static func readToEnd(_ handle: FileHandle) -> Data {
         var data = Data()
-        var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                data.append(contentsOf: chunk[0..<count])
-            } else if count == 0 || errno != EINTR {
-                return data
-            }
+            let chunk = readSome(handle, upTo: 65_536)
+            if chunk.isEmpty { return data }
+            data.append(chunk)
+        }
+    }
+
+    /// What one read(2) of at most `count` bytes gives (waiting for at least one byte), retried when a
+    /// signal interrupts it; empty at end of file or on an error.
+    public static func readSome(_ handle: FileHandle, upTo count: Int) -> Data {
+        var chunk = [UInt8](repeating: 0, count: count)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if got >= 0 { return Data(chunk[0..<got]) }
+            if errno != EINTR { return Data() }
         }
     }
 
