@@ -22,7 +22,7 @@ import Testing
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.launch(process)
         defer { process.terminate(); process.waitUntilExit() }
         let banner = await Self.firstLine(of: out.fileHandleForReading)
         let base = try #require(banner.components(separatedBy: "serving ads at ").last?.trimmingCharacters(in: .whitespaces))

@@ -1,5 +1,6 @@
 import Foundation
 import PlayheadOrigin
+import PlayheadTestFixtures
 import Testing
 
 /// `playhead play`'s outputs: dumps hold exactly the presented frames, events reach their file while
@@ -148,7 +149,7 @@ import Testing
         process.arguments = ["play", server.url("/ts/v0/index.m3u8"), "--clock", "real", "--events", folder + "/events.nd",
                              "--report", folder + "/report.json", "--quiet"]
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.launch(process)
         // The 30 s session is far from over when its first events are in the file.
         var seen = 0
         while seen == 0, process.isRunning {
@@ -176,7 +177,7 @@ import Testing
         process.arguments = arguments
         process.standardError = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.launch(process)
         await server.waitForRequests(path: path)
         process.interrupt()
         await withCheckedContinuation { continuation in

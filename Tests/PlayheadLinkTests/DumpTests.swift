@@ -11,7 +11,7 @@ func run(_ program: String, _ arguments: [String]) throws -> Data {
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    try ChildProcess.launch(process)
     let data = ChildProcess.readToEnd(pipe.fileHandleForReading)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0, "\(program) \(arguments)")

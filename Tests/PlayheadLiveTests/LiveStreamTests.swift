@@ -23,7 +23,7 @@ import Glibc
         process.arguments = [directory.path, String(seconds)]
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
+        try ChildProcess.launch(process)
         process.waitUntilExit()
         // The script closes the descriptors it passes to ffmpeg, so end of file comes when it exits.
         let text = String(decoding: ChildProcess.readToEnd(output.fileHandleForReading), as: UTF8.self)

@@ -1,6 +1,7 @@
 import Foundation
 import PlayheadNet
 import PlayheadOrigin
+import PlayheadTestFixtures
 import Testing
 
 @Suite struct HTTPClientBehaviourTests {
@@ -23,7 +24,7 @@ import Testing
         let gzip = Process()
         gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         gzip.arguments = ["gzip", "-k", "-9", fixture.directory + "/big.m3u8"]
-        try gzip.run()
+        try ChildProcess.launch(gzip)
         gzip.waitUntilExit()
         try #require(gzip.terminationStatus == 0)
 

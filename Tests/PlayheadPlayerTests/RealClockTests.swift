@@ -3,6 +3,7 @@ import PlayheadCore
 import PlayheadMedia
 import PlayheadNet
 import PlayheadOrigin
+import PlayheadTestFixtures
 import Testing
 
 /// Playback on the real clock: rate, and a live sliding window written by ffmpeg in real time.
@@ -95,7 +96,7 @@ import Testing
         process.executableURL = URL(fileURLWithPath: script)
         process.arguments = [folder + "/live", "60"]
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.launch(process)
         process.waitUntilExit()
         let playlist = folder + "/live/index.m3u8"
         // Wait for ffmpeg's first playlist (it writes in real time; this is the only wall-clock wait).

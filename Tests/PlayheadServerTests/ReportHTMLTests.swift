@@ -4,6 +4,7 @@ import PlayheadMedia
 import PlayheadNet
 import PlayheadOrigin
 import PlayheadReport
+import PlayheadTestFixtures
 import Testing
 
 /// The HTML report of a session with ad breaks and a rebuffer: self-contained, with its charts, and
@@ -63,7 +64,7 @@ import Testing
         process.executableURL = URL(fileURLWithPath: script)
         process.arguments = [folder + "/report.html", folder + "/report.png"]
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.launch(process)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         let png = try Data(contentsOf: URL(fileURLWithPath: folder + "/report.png"))

@@ -24,7 +24,7 @@ enum ServerFixtures {
         process.arguments = ["serve", "--help"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
+        guard (try? ChildProcess.launch(process)) != nil else { return false }
         process.waitUntilExit()
         return process.terminationStatus == 0
     }()
@@ -77,7 +77,7 @@ final class DaemonProcess: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.launch(process)
         var seen = Data()
         let handle = out.fileHandleForReading
         let deadline = Date().addingTimeInterval(30)

@@ -34,6 +34,18 @@ public enum ChildProcess {
         public var stderr: String
     }
 
+    /// Serialises child launches across the test process's threads.
+    private static let launchLock = NSLock()
+
+    /// Launches `process`, one launch at a time in this test process: Foundation's Process.run()
+    /// called from several threads at once crashed in its memcpy (a bad pointer dereference, twice in
+    /// one fresh-clone run of the suite), and the crash report froze every test for a minute.
+    public static func launch(_ process: Process) throws {
+        launchLock.lock()
+        defer { launchLock.unlock() }
+        try process.run()
+    }
+
     /// Runs `program` (a path, or a name looked up on PATH) with `arguments`, waiting without
     /// holding a thread of Swift's cooperative pool (other tests keep running meanwhile).
     public static func run(_ program: String, _ arguments: [String]) async -> Outcome {
@@ -52,7 +64,7 @@ public enum ChildProcess {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        try! process.run()
+        try! launch(process)
         let errData = LockedBox(Data())
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
