@@ -20,6 +20,13 @@ public enum PlayheadError: Error, CustomStringConvertible {
     case unsupported(url: String, detail: String)
 
     /// A one-line description naming the resource.
+    /// For a timeout, the limit that ran out, seconds (what the failure costs in session time); nil
+    /// for any other failure.
+    public var timeoutSeconds: Double? {
+        guard case let .network(.timeout(_, _, after)) = self, after.isFinite else { return nil }
+        return max(0, after)
+    }
+
     public var description: String {
         switch self {
         case let .network(error): return error.description

@@ -17,9 +17,8 @@ extension MediaPlayer {
         var lastError: any Error = PlayheadError.unexpectedPlaylist(url: url, detail: "no media playlist")
         for (attempt, candidate) in candidates.enumerated() {
             do {
-                let transfer = try await network.fetch(candidate, range: nil, at: driver.now)
+                let transfer = try await fetchInLine(candidate)
                 record(transfer)
-                driver.advance(by: transfer.seconds)
                 guard case let .media(playlist) = try parse(transfer) else {
                     throw PlayheadError.unexpectedPlaylist(url: candidate, detail: "variant \(candidate) is not a media playlist")
                 }

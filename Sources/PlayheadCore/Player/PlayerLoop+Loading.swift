@@ -9,9 +9,8 @@ extension MediaPlayer {
         setStatus(.initializing, now: now)
         bus.post(.itemChanged(url: itemURL))
         do {
-            let first = try await network.fetch(itemURL, range: nil, at: now)
+            let first = try await fetchInLine(itemURL)
             record(first)
-            driver.advance(by: first.seconds)
             var media: MediaPlaylist
             var mediaURL = first.effectiveURL
             switch try parse(first) {
@@ -95,9 +94,21 @@ extension MediaPlayer {
             setStatus(.ready, now: driver.now)
             if configuration.autoplay { startPlaying(now: driver.now) }
         } catch {
-            // A timeout took its limit, on the virtual clock too (the wall clock has already spent it).
-            if case let .network(.timeout(_, _, after))? = error as? PlayheadError { driver.advance(by: after) }
             fail(notification(for: error, now: driver.now), now: driver.now)
+        }
+    }
+
+    /// Fetches `url` with nothing else under way (the item's playlists at load) and moves the clock on
+    /// by what it cost: the transfer's time, or a timeout's limit when it failed so (on the virtual
+    /// clock too; on the real clock the time has passed and `advance` does nothing).
+    func fetchInLine(_ url: String) async throws(PlayheadError) -> NetworkTransfer {
+        do {
+            let transfer = try await network.fetch(url, range: nil, at: driver.now)
+            driver.advance(by: transfer.seconds)
+            return transfer
+        } catch {
+            driver.advance(by: error.timeoutSeconds ?? 0)
+            throw error
         }
     }
 

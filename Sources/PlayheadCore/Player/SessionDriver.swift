@@ -147,8 +147,7 @@ public final class VirtualTimeDriver: SessionDriver, @unchecked Sendable {
         switch result {
         case let .success(transfer): cost = max(0, transfer.seconds)
         // A timeout takes its limit (a simulated link's or the client's own); other failures are at once.
-        case let .failure(.network(.timeout(_, _, after))): cost = after.isFinite ? max(0, after) : 0
-        case .failure: cost = 0
+        case let .failure(error): cost = error.timeoutSeconds ?? 0
         }
         lock.withLock { pending.append((id, startedAt + cost, result)) }
     }
