@@ -16,8 +16,6 @@ public final class FrameMD5Output {
     private var startFixed = false
     /// The start time, fixed with the header (``inputStart``); 0 before.
     private var startSeconds = 0.0
-    /// Where the first segment demuxed starts in its rendition, when said.
-    private var firstSegmentStart: Double?
     /// A segment's streams were noted (the frame rate and the container are known).
     private var streamsNoted = false
     private var frameRate: Rational?
@@ -43,27 +41,9 @@ public final class FrameMD5Output {
         starts[packet.kind] = min(starts[packet.kind] ?? seconds, seconds)
     }
 
-    /// Notes where the first segment demuxed starts in its rendition (seconds of EXTINF after the
-    /// rendition's first segment); later calls are ignored. A session started mid-item never demuxes the
-    /// first segment: its start time is that of the first segment demuxed, less this (every timestamp
-    /// came out shifted back by it).
-    public func note(segmentStartSeconds seconds: Double) {
-        if !startFixed, firstSegmentStart == nil { firstSegmentStart = seconds }
-    }
-
     /// The start time timestamps count from: the earliest of every stream, or for MPEG-TS of the kinds
     /// written (the ffmpeg CLI's start-time correction for the streams it uses).
-    ///
-    /// When the first segment demuxed is not the rendition's first, the start is the video's (else the
-    /// first kind's) in that segment less where the segment starts: segments start on a video frame, not
-    /// on an audio frame, so an audio stream's start there says nothing of its start in the first
-    /// segment. Exact for MPEG-TS written as video; for fMP4 whose audio starts before its video the
-    /// ffmpeg CLI counts from the audio's start, which only the first segment tells (up to that lead off).
     private var inputStart: Double? {
-        if let offset = firstSegmentStart, offset > 0 {
-            let master = starts[.video] ?? kinds.lazy.compactMap { self.starts[$0] }.first ?? starts.values.min()
-            return master.map { $0 - offset }
-        }
         let used = wrapsBelow64 ? starts.filter { kinds.contains($0.key) } : starts
         return (used.isEmpty ? starts : used).values.min()
     }

@@ -302,8 +302,12 @@ struct Play: AsyncParsableCommand {
              player.bus.subscribe { event in if case .timelineChanged = event.kind { tracker.update(timeline: player.timeline) } }]
         } ?? []
         let outputs = try SessionOutputs(events: events, framemd5: framemd5, keepEvents: reportHtml != nil, player: player)
-        if framemd5 != nil, (start ?? 0) > 0, let first = await Self.firstSegment(url, choice: configuration.variant, client: client) {
-            outputs.primeFrameMD5(with: first)
+        if framemd5 != nil, (start ?? 0) > 0 {
+            do throws(PlayheadError) {
+                if let first = try await Self.firstSegment(url, choice: configuration.variant, client: client) { outputs.primeFrameMD5(with: first) }
+            } catch {
+                printError("warning: framemd5 timestamps count from the first segment played, not from the rendition's start as ffmpeg's: \(error)")
+            }
         }
         let progress = isatty(2) != 0 ? ProgressLine(player: player) : nil
         progress?.start()
@@ -340,16 +344,12 @@ struct Play: AsyncParsableCommand {
         }
     }
 
-    /// The first segment of the rendition `choice` picks, demuxed, for a VOD; nil for live or when it
-    /// cannot be had (framemd5 then estimates the start from the first segment the session demuxes).
-    static func firstSegment(_ url: String, choice: VariantChoice, client: HTTPClient) async -> DemuxedSegment? {
-        do throws(PlayheadError) {
-            let loaded = try await PlaylistLoader(client: client).loadMedia(url, choice: choice)
-            guard loaded.playlist.endList else { return nil }
-            return try await RenditionReader(client: client, playlist: loaded.playlist, baseURL: loaded.media.effectiveURL).demuxFirstSegment()
-        } catch {
-            return nil
-        }
+    /// The first segment of the rendition `choice` picks, demuxed, for a VOD; nil for live (a live
+    /// session, as ffmpeg, starts from the segments it is given).
+    static func firstSegment(_ url: String, choice: VariantChoice, client: HTTPClient) async throws(PlayheadError) -> DemuxedSegment? {
+        let loaded = try await PlaylistLoader(client: client).loadMedia(url, choice: choice)
+        guard loaded.playlist.endList else { return nil }
+        return try await RenditionReader(client: client, playlist: loaded.playlist, baseURL: loaded.media.effectiveURL).demuxFirstSegment()
     }
 
     /// The URL up to its last `/`: live simulation windows the playlists under it.

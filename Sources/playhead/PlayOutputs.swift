@@ -22,7 +22,7 @@ final class SessionOutputs: @unchecked Sendable {
             let output = FrameMD5Output(kinds: [.video], software: "playhead \(Playhead.version)", write: md5Out.write)
             md5 = output
             player.observeFrames(streams: { output.note(streams: $0) }, packets: { output.note($0) },
-                                 presented: { output.add($0) }, contentSegmentStart: { output.note(segmentStartSeconds: $0) })
+                                 presented: { output.add($0) })
         } else {
             md5 = nil
         }
@@ -45,7 +45,6 @@ final class SessionOutputs: @unchecked Sendable {
         guard let md5 else { return }
         md5.note(streams: first.streams)
         first.packets.forEach(md5.note)
-        md5.note(segmentStartSeconds: 0)
     }
 
     /// Events reach their file or pipe at most this long after they happen: 0.2 s of wall time.

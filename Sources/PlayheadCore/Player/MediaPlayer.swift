@@ -43,7 +43,6 @@ public final class MediaPlayer: @unchecked Sendable {
     var onPresentedFrame: ((DecodedFrame) -> Void)?
     var onSegmentStreams: (([StreamInfo]) -> Void)?
     var onPacket: ((Packet) -> Void)?
-    var onContentSegmentStart: ((Double) -> Void)?
 
     /// Creates a player for `url`.
     /// - Parameters:
@@ -81,15 +80,12 @@ public final class MediaPlayer: @unchecked Sendable {
     }
 
     /// Hooks for frame output (framemd5, tests): presented frames, each segment's streams and then its
-    /// packets, as the segment is demuxed; and before them, for a content segment of a VOD, where it
-    /// starts in the rendition (seconds of EXTINF after its first segment: a session started or
-    /// seeked mid-item does not demux the first segment, whose timestamps framemd5 counts from).
+    /// packets, as the segment is demuxed.
     public func observeFrames(streams: @escaping ([StreamInfo]) -> Void, packets: @escaping (Packet) -> Void,
-                              presented: @escaping (DecodedFrame) -> Void, contentSegmentStart: @escaping (Double) -> Void = { _ in }) {
+                              presented: @escaping (DecodedFrame) -> Void) {
         onSegmentStreams = streams
         onPacket = packets
         onPresentedFrame = presented
-        onContentSegmentStart = contentSegmentStart
     }
 
     // MARK: Commands, callable from any task.

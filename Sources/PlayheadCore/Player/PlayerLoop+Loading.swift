@@ -355,7 +355,6 @@ extension MediaPlayer {
     func bufferSegment(_ transfer: NetworkTransfer, tracked: TrackedSegment, placement: Placement, now: Double) -> (start: Double, end: Double)? {
         do {
             let demuxed = try decoder(for: placement.source).demux(transfer.body, discontinuity: tracked.segment.discontinuity)
-            if case .content = placement.source, state.tracker?.isLive == false { onContentSegmentStart?(tracked.startSeconds) }
             onSegmentStreams?(demuxed.streams)
             // Every packet of the segment, as it is demuxed (framemd5 takes the input's start time from
             // the first segment's; handed out as they were decoded, the start came too late).
