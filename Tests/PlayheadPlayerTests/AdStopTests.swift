@@ -10,12 +10,8 @@ import Testing
         let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         defer { server.stop() }
         let url = server.url("/cues/ts/master.m3u8")
-        let run = await PlayerFixtures.playVirtual(url, configure: { configuration in
-            let factory = MediaPlayerClientFactory()
-            factory.register(resolver: AdMapResolver(map: try! SpliceTests.adMap.resolvingURLs(against: url)))
-            configuration.ads = AdSettings(factory: factory)
-            configuration.mode = .demux
-        }, maxSessionSeconds: 15)
+        let configuration = try PlayerFixtures.liveAdConfiguration(for: url)
+        let run = await PlayerFixtures.playVirtual(url, configure: { $0 = configuration }, maxSessionSeconds: 15)
         #expect(run.report.finalStatus == .stopped)
         let names = run.events.map(\.kind.name).filter { ["adStarted", "adSkipped", "adCompleted", "adBreakCompleted"].contains($0) }
         #expect(names == ["adStarted", "adSkipped", "adBreakCompleted"], "\(names)")
