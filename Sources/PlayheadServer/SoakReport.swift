@@ -135,17 +135,38 @@ public struct SoakSample: Sendable, Codable {
     public var cpuPercent: Double
     /// Its resident memory, bytes.
     public var rssBytes: Int
-    /// Resident memory divided by the sessions, bytes.
-    public var rssPerSessionBytes: Int
+    /// Resident memory divided by the sessions still running, bytes (nil once none runs: what is left is the
+    /// process, not sessions).
+    public var rssPerSessionBytes: Int?
     /// Each session.
     public var sessions: [SoakSessionFigures]
+
+    /// A sample; the memory per session is worked out from the resident memory and the sessions running.
+    public init(elapsedSeconds: Double, running: Int, rebuffers: Int, errors: Int, cpuPercent: Double, rssBytes: Int,
+                sessions: [SoakSessionFigures]) {
+        self.elapsedSeconds = elapsedSeconds
+        self.running = running
+        self.rebuffers = rebuffers
+        self.errors = errors
+        self.cpuPercent = cpuPercent
+        self.rssBytes = rssBytes
+        self.rssPerSessionBytes = running > 0 ? rssBytes / running : nil
+        self.sessions = sessions
+    }
+
+    /// Resident memory per running session in MiB, or a dash when none runs, right-aligned in `width` characters.
+    func rssPerSessionText(width: Int) -> String {
+        let text = rssPerSessionBytes.map { String(format: "%.2f", Double($0) / 1_048_576) } ?? "—"
+        return String(repeating: " ", count: max(0, width - text.count)) + text
+    }
 
     /// The summary line printed every interval (with the mean distance to the live edge when known).
     public var line: String {
         let edges = sessions.compactMap(\.edgeDistanceSeconds)
         let edge = edges.isEmpty ? "" : String(format: "  behind live point %.1f–%.1f s", edges.min()!, edges.max()!)
-        return String(format: "soak %6.0f s  running %3d  rebuffers %3d  errors %2d  cpu %6.1f %%  rss %7.1f MiB  rss/session %6.2f MiB",
-                      elapsedSeconds, running, rebuffers, errors, cpuPercent, Double(rssBytes) / 1_048_576, Double(rssPerSessionBytes) / 1_048_576) + edge
+        return String(format: "soak %6.0f s  running %3d  rebuffers %3d  errors %2d  cpu %6.1f %%  rss %7.1f MiB  rss/session %@ MiB",
+                      elapsedSeconds, running, rebuffers, errors, cpuPercent, Double(rssBytes) / 1_048_576,
+                      rssPerSessionText(width: 6)) + edge
     }
 }
 
@@ -197,8 +218,8 @@ public struct SoakReport: Sendable, Codable {
         var lines = ["soak report: \(settings.sessions) sessions × \(String(format: "%g", settings.durationSeconds)) s, \(settings.mode), \(settings.url)"]
         lines.append("  time (s)  running  rebuffers  errors    cpu %   rss MiB  rss/session MiB")
         for s in samples {
-            lines.append(String(format: "  %8.0f  %7d  %9d  %6d  %7.1f  %8.1f  %15.2f", s.elapsedSeconds, s.running, s.rebuffers, s.errors,
-                                s.cpuPercent, Double(s.rssBytes) / 1_048_576, Double(s.rssPerSessionBytes) / 1_048_576))
+            lines.append(String(format: "  %8.0f  %7d  %9d  %6d  %7.1f  %8.1f  %@", s.elapsedSeconds, s.running, s.rebuffers, s.errors,
+                                s.cpuPercent, Double(s.rssBytes) / 1_048_576, s.rssPerSessionText(width: 15)))
         }
         lines.append("  per session: id  status  rebuffers  position (s)")
         for session in samples.last?.sessions ?? [] {

@@ -60,8 +60,7 @@ public enum SoakRunner {
             let running = sessions.filter { !["completed", "stopped", "error"].contains($0.status) }.count
             let sample = SoakSample(elapsedSeconds: now.timeIntervalSince(started), running: running,
                                     rebuffers: sessions.map(\.rebuffers).reduce(0, +), errors: sessions.filter(\.failed).count,
-                                    cpuPercent: cpu, rssBytes: stats.residentBytes,
-                                    rssPerSessionBytes: stats.residentBytes / max(settings.sessions, 1), sessions: sessions)
+                                    cpuPercent: cpu, rssBytes: stats.residentBytes, sessions: sessions)
             samples.append(sample)
             print(sample.line)
             if stopping || running == 0 || sample.elapsedSeconds > settings.durationSeconds + 60 { break }

@@ -7,13 +7,26 @@ import Testing
 @Suite struct SoakReportTests {
     func sample(_ seconds: Double, running: Int, rss mib: Double, rebuffers: Int = 0) -> SoakSample {
         SoakSample(elapsedSeconds: seconds, running: running, rebuffers: rebuffers, errors: 0, cpuPercent: 10,
-                   rssBytes: Int(mib * 1_048_576), rssPerSessionBytes: Int(mib * 1_048_576) / 10, sessions: [])
+                   rssBytes: Int(mib * 1_048_576), sessions: [])
     }
 
     func settings() -> SoakSettings {
         var settings = SoakSettings(url: "http://127.0.0.1/x.m3u8", sessions: 10, durationSeconds: 300)
         settings.warmUpSeconds = 120
         return settings
+    }
+
+    @Test func memoryPerSessionCountsTheSessionsStillRunning() {
+        // 10 sessions were started; 4 still run: 200 MiB is 50 MiB each, not 20.
+        let four = sample(200, running: 4, rss: 200)
+        #expect(four.rssPerSessionBytes == 50 * 1_048_576)
+        #expect(four.line.contains("rss/session  50.00 MiB"))
+        // None runs: there is no per-session figure, and the line and the report say so.
+        let none = sample(300, running: 0, rss: 88)
+        #expect(none.rssPerSessionBytes == nil)
+        #expect(none.line.hasSuffix("rss/session      — MiB"))
+        let report = SoakReport(settings: settings(), samples: [four, none])
+        #expect(report.text.contains("              —"))
     }
 
     @Test func growthIsMeasuredWhileEverySessionRuns() {
