@@ -24,6 +24,19 @@ final class EventsTestBox<Value: Sendable>: @unchecked Sendable {
         #expect(bus.lastSequence == 2)
     }
 
+    /// A clock read before the previous event (the real clock stamping a turn's time after an event stamped
+    /// live) does not put the event before it: 20 µs backwards was seen between BITRATE_CHANGE and its event.
+    @Test func playerTimesNeverGoBackwardsAlongTheSequence() {
+        let now = EventsTestBox(2.0)
+        let bus = EventBus(clock: { now.get() }, wallClock: { nil })
+        let first = bus.post(.playStarted)
+        now.update { $0 = 1.99998 }
+        let second = bus.post(.timeChanged(seconds: 1))
+        now.update { $0 = 3 }
+        let third = bus.post(.timeChanged(seconds: 2))
+        #expect(first.playerTime == 2 && second.playerTime == 2 && third.playerTime == 3)
+    }
+
     @Test func aSubscriberPostingFromItsHandlerDoesNotReenter() {
         let bus = EventBus(clock: { 0 }, wallClock: { nil })
         let log = EventsTestBox<[String]>([])

@@ -41,8 +41,11 @@ import Testing
     @Test func aStartPositionPastTheEndIsAnError() async throws {
         let report = try await play(start: 999)
         #expect(report.finalStatus == .error)
-        #expect(report.error?.contains("the start position 999 s is outside the item (0 to 30 s of content)") == true, "\(report.error ?? "")")
+        #expect(report.error?.contains("the start position 999 s is at or past the item's end (30 s of content)") == true, "\(report.error ?? "")")
         #expect(report.segmentsDownloaded == 0)
+        // The end itself: "outside 0 to 30 s" read wrong for 30, so the message names the end.
+        let atEnd = try await play(start: 30)
+        #expect(atEnd.error?.contains("the start position 30 s is at or past the item's end (30 s of content)") == true, "\(atEnd.error ?? "")")
     }
 
     @Test func aStartPositionInsideTheLastFrameSaysSo() async throws {

@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Order is explicit and never re-entrant:
 /// - ``post(_:)`` numbers events 1, 2, 3, … and stamps them with the session clock under one
-///   lock, so sequence order is posting order, and player times never go backwards as long as
-///   the clock does not.
+///   lock, so sequence order is posting order. Player times never go backwards along the sequence:
+///   a time read before the previous event was posted (a session stamping an event with the time of
+///   its turn while the real clock has moved on) takes the previous event's time.
 /// - Closure subscribers are called one event at a time, in sequence order, each event to every
 ///   subscriber in subscription order. A handler that posts does not re-enter: its event is
 ///   queued and delivered once every subscriber has seen the current one.
@@ -58,7 +59,8 @@ public final class EventBus: Sendable {
     public func post(_ kind: PlayerEventKind) -> PlayerEvent {
         let (event, mustDrain) = state.withLock { s -> (PlayerEvent, Bool) in
             s.lastSequence += 1
-            let playerTime = clock()
+            let playerTime = max(clock(), s.lastPlayerTime)
+            s.lastPlayerTime = playerTime
             let wallClockTime = wallClock()
             var kind = kind
             switch kind {

@@ -12,6 +12,8 @@ final class BusState: Sendable {
     /// What the lock guards.
     struct Contents: Sendable {
         var lastSequence = 0
+        /// The player time of the last event posted (times never go backwards along the sequence).
+        var lastPlayerTime = -Double.infinity
         var lastSubscriberID = 0
         var subscribers: [BusSubscriber] = []
         var streams: [Int: AsyncStream<PlayerEvent>.Continuation] = [:]

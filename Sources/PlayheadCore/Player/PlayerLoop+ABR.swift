@@ -107,7 +107,8 @@ extension MediaPlayer {
         state.tracker = tracker
         if !tracker.isLive { state.variantPlaylists[index] = (playlist, url) }
         qos.setProfileBitrate(to)
-        bus.post(.bitrateChanged(fromBitsPerSecond: from, toBitsPerSecond: to, reason: state.lastDecisionReason))
+        // The event and its notification carry one time (on the real clock the driver's has moved on).
+        stamped(now) { bus.post(.bitrateChanged(fromBitsPerSecond: from, toBitsPerSecond: to, reason: state.lastDecisionReason)) }
         notify(.bitrateChange, metadata: ["BITRATE": String(to)], now: now)
         report.bitrateSwitches.append(BitrateSwitchRecord(playerTime: now, mediaSequence: state.nextSequence,
                                                           fromBitsPerSecond: from, toBitsPerSecond: to, reason: state.lastDecisionReason))

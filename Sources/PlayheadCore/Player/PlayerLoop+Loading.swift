@@ -33,11 +33,13 @@ extension MediaPlayer {
                     let variant = multivariant.variants[index]
                     report.variantBandwidth = variant.bandwidth
                     qos.setProfileBitrate(variant.bandwidth)
-                    bus.post(.bitrateChanged(fromBitsPerSecond: nil, toBitsPerSecond: variant.bandwidth, reason: "fixed"))
+                    // Chosen once the playlist came: the event, the record and the notification carry that time.
+                    let chosenAt = driver.now
+                    stamped(chosenAt) { bus.post(.bitrateChanged(fromBitsPerSecond: nil, toBitsPerSecond: variant.bandwidth, reason: "fixed")) }
                     // In the report too, as ABR's first choice is (the events had it, the report did not).
-                    report.bitrateSwitches.append(BitrateSwitchRecord(playerTime: now, mediaSequence: nil, fromBitsPerSecond: nil,
+                    report.bitrateSwitches.append(BitrateSwitchRecord(playerTime: chosenAt, mediaSequence: nil, fromBitsPerSecond: nil,
                                                                       toBitsPerSecond: variant.bandwidth, reason: "fixed"))
-                    notify(.bitrateChange, metadata: ["BITRATE": String(variant.bandwidth)], now: now)
+                    notify(.bitrateChange, metadata: ["BITRATE": String(variant.bandwidth)], now: chosenAt)
                     url = resolved[index].1
                     state.redundantURLs = [url] + resolved.filter { $0.0 == variant.bandwidth && $0.1 != url }.map(\.1)
                 }
@@ -71,7 +73,8 @@ extension MediaPlayer {
             } else if let requested = configuration.startSeconds, !tracker.isLive {
                 // A VOD start position outside the item is a mistake to report, not to play past.
                 let end = tracker.segments.last?.endSeconds ?? 0
-                throw PlayheadError.unexpectedPlaylist(url: mediaURL, detail: String(format: "the start position %g s is outside the item (0 to %g s of content)", requested, end))
+                // (The end itself is outside: a frame must start at or after the position, and none starts there.)
+                throw PlayheadError.unexpectedPlaylist(url: mediaURL, detail: String(format: "the start position %g s is at or past the item's end (%g s of content)", requested, end))
             } else if let requested = configuration.startSeconds, let first = tracker.segments.first {
                 // Live, and the position is not in the window (not yet produced, or gone): start at the
                 // window's start or at the live start point, and say so rather than ignore the request.
