@@ -68,11 +68,14 @@ public final class SessionManager: Sendable {
     }
 
     private func ended(id: String, report: PlaybackReport) {
+        // Audio frames count for a session that presented no video (an audio-only stream).
+        let video = report.framesPresented["video", default: 0]
+        let presented = video > 0 ? video : report.framesPresented["audio", default: 0]
         totals.withLock { t in
             let info = report.playbackInformation
             t.rebuffers += report.rebuffers.count
             t.bytes += info?.bytesDownloaded ?? report.bytesDownloaded
-            t.framesPresented += info?.presentedFrameCount ?? report.framesPresented["video"] ?? report.framesPresented["audio"] ?? 0
+            t.framesPresented += info?.presentedFrameCount ?? presented
             t.framesDropped += info?.droppedFrameCount ?? report.framesDropped
             t.segments += info?.segmentsDownloaded ?? report.segmentsDownloaded
             t.errors += report.finalStatus == .error ? 1 : 0

@@ -43,6 +43,8 @@ import Testing
         #expect(report.finalStatus == .error)
         #expect(report.error?.contains("the start position 999 s is at or past the item's end (30 s of content)") == true, "\(report.error ?? "")")
         #expect(report.segmentsDownloaded == 0)
+        // Nothing was presented, and the report has the shape of one that played (it had {}).
+        #expect(report.framesPresented == ["video": 0, "audio": 0])
         // The end itself: "outside 0 to 30 s" read wrong for 30, so the message names the end.
         let atEnd = try await play(start: 30)
         #expect(atEnd.error?.contains("the start position 30 s is at or past the item's end (30 s of content)") == true, "\(atEnd.error ?? "")")

@@ -76,8 +76,9 @@ public struct PlaybackReport: Sendable, Codable {
     public var totalRebufferSeconds = 0.0
     /// Seeks asked for.
     public var seeks: [SeekRecord] = []
-    /// Frames presented, by kind (`video`, `audio`).
-    public var framesPresented: [String: Int] = [:]
+    /// Frames presented, by kind: both `video` and `audio` are always there (0 when none was), so a
+    /// session that ended before its first frame has the same shape as one that played.
+    public var framesPresented: [String: Int] = ["video": 0, "audio": 0]
     /// Video frames dropped for lateness (real clock).
     public var framesDropped = 0
     /// Largest lateness of a presented video frame, seconds (0 on the virtual clock).
