@@ -87,6 +87,28 @@ final class PlaybackBuffer {
         back.removeAll { $0.timelineEnd < position - backBufferSeconds }
     }
 
+    /// Rewinds for a seek to timeline time `target` inside the media held (the back buffer, then the
+    /// forward buffer): the segment holding it and every one after it are handed out again from their
+    /// first packet, and those before it stay behind. Only an unbroken run of content qualifies
+    /// (consecutive media sequences, each starting within 0.1 s of where the one before ended, from the
+    /// segment whose first media is at or before `target` to the last); otherwise nothing changes and
+    /// the answer is false.
+    func rewind(toTimeline target: Double) -> Bool {
+        let held = back + forward
+        guard let last = held.last, target < last.timelineEnd,
+              let index = held.lastIndex(where: { $0.timelineStart <= target + 1e-6 }) else { return false }
+        let run = held[index...]
+        guard run.allSatisfy({ $0.placement.source == .content }) else { return false }
+        for (before, after) in zip(run, run.dropFirst())
+        where after.tracked.mediaSequence != before.tracked.mediaSequence + 1 || abs(after.timelineStart - before.timelineEnd) > 0.1 {
+            return false
+        }
+        for segment in run { segment.nextPacket = 0 }
+        back = Array(held[..<index])
+        forward = Array(run)
+        return true
+    }
+
     /// Empties both buffers (a seek or a stop).
     func clear() {
         forward = []

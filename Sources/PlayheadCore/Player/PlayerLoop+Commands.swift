@@ -101,7 +101,9 @@ extension MediaPlayer {
 
     /// Seeks on the playback timeline: flushes buffers and decoders, loads from the segment holding
     /// the target (content, or the start of the ad it falls in), and presents first the frame with the
-    /// smallest timeline time at or after it. Breaks before a content target are passed.
+    /// smallest timeline time at or after it. Breaks before a content target are passed. A target inside
+    /// the content already fetched (forward or back buffer), in an item without breaks, plays from there:
+    /// nothing is fetched again and the loading under way goes on.
     func seek(to requested: Double, now: Double, applyPolicy: Bool = true) {
         guard let tracker = state.tracker else { return }
         let range = timelineSeekableRange(tracker)
@@ -114,17 +116,21 @@ extension MediaPlayer {
         state.pendingSeek = report.seeks.count - 1
         if let stall = state.stall { closeRebuffer(stall, at: now, resumed: true) }
         leaveAdForSeek()
-        cancelTransfers()
-        state.segmentRetry = nil
-        buffer.clear()
+        let fromBuffer = state.timeline.breaks.isEmpty && buffer.rewind(toTimeline: target)
+        report.seeks[report.seeks.count - 1].fromBuffer = fromBuffer
+        if !fromBuffer {
+            cancelTransfers()
+            state.segmentRetry = nil
+            buffer.clear()
+            state.endLoaded = false
+            state.loadedEnd = nil
+        }
         frames.clear()
         decoder.reset()
         for assets in state.adAssets.values { for asset in assets { asset.decoder.reset() } }
         state.decodingSegment = nil
-        state.endLoaded = false
         state.drained = false
         state.presentedEnd = nil
-        state.loadedEnd = nil
         state.adCursor = nil
         state.contentResume = nil
         state.contentClipStart = nil
@@ -149,8 +155,10 @@ extension MediaPlayer {
             state.contentOffset = target - content
             // A target at the very end (a seek past it is clamped there) is in no segment: the last one holds its frames.
             let atEnd = tracker.segments.last.map { content >= $0.endSeconds } ?? false
-            state.nextSequence = tracker.segment(containing: content)?.mediaSequence
-                ?? (atEnd ? tracker.segments.last : tracker.segments.first)?.mediaSequence
+            if !fromBuffer {
+                state.nextSequence = tracker.segment(containing: content)?.mediaSequence
+                    ?? (atEnd ? tracker.segments.last : tracker.segments.first)?.mediaSequence
+            }
         case let .ad(breakIndex, adIndex, _):
             // Into an ad: it plays from its start.
             let adBreak = state.timeline.breaks[breakIndex]
