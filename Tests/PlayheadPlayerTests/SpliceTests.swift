@@ -75,6 +75,24 @@ import Testing
         #expect(result.report.finalStatus == .completed)
     }
 
+    /// A break placed after the content's end plays as the post-roll, said in an `adBreakMoved` event. The
+    /// session used to run on from 30 s to 500 s presenting nothing, with no stall, then play the ad.
+    @Test func aBreakAfterTheContentsEndIsThePostRoll() async throws {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let map = AdMap(breaks: [AdMap.Entry(time: 500, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 10, id: nil)])])
+        let result = try await AdBoundaryChecker(client: client).check(url: server.url("/cues/ts/master.m3u8"), adMap: map, live: false)
+        #expect(result.allExact, "\(result.boundaries.map(\.problems))")
+        #expect(result.report.adTimeline?.breaks.map(\.contentSeconds) == [30])
+        #expect(result.report.adTimeline?.breaks.map { $0.placement(contentDurationSeconds: 30) } == ["postroll"])
+        #expect(result.report.framesPresented["video"] == 900 + 300)
+        #expect(abs(result.report.positionSeconds - 40) < 0.01, "\(result.report.positionSeconds)")
+        #expect(result.report.finalStatus == .completed)
+    }
+
     @Test func fullEventReplayReplacesMidRollsInAVOD() async throws {
         MediaLog.level = .quiet
         let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)

@@ -104,6 +104,15 @@ extension MediaPlayer {
         case let .resolved(breaks):
             for var adBreak in breaks {
                 let isLive = state.tracker?.isLive ?? false
+                // A VOD break placed after the content's end (an ad schedule made for a longer edit) is the
+                // post-roll: waited for, it had the clock run on from the end with nothing presented.
+                if !isLive, let end = state.tracker?.segments.last?.endSeconds, adBreak.contentSeconds > end {
+                    bus.post(.custom(name: "adBreakMoved", payload: [
+                        "breakId": adBreak.id, "fromSeconds": String(format: "%g", adBreak.contentSeconds), "toSeconds": String(format: "%g", end),
+                        "reason": String(format: "the break at %g s is after the content's end (%g s): it plays as the post-roll", adBreak.contentSeconds, end),
+                    ]))
+                    adBreak.contentSeconds = end
+                }
                 let inserted = opportunity.kind == .serverMap || opportunity.id == Self.prerollID
                 if !inserted, configuration.ads?.replaces(isLive: isLive, atContentSeconds: adBreak.contentSeconds) == true {
                     adBreak.replacedContentSeconds = opportunity.durationSeconds ?? adBreak.durationSeconds
