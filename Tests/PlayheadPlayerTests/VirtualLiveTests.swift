@@ -109,6 +109,17 @@ struct VirtualLiveNetwork: PlayerNetwork {
         #expect(lines(second) == lines(run))
     }
 
+    /// Forward past the live edge, with the playhead already nearer the edge than the seekable range's end
+    /// (three target durations back): it stays where it is. Clamping took it back 2 s, and those 2 s played twice.
+    @Test func aSeekForwardPastTheLiveEdgeNeverGoesBack() async throws {
+        let run = try await play(window: 6, scheduled: [.init(atPositionSeconds: 8, action: .seek(toSeconds: 100))])
+        let seek = try #require(run.report.seeks.first)
+        #expect(seek.fromSeconds == 8)
+        #expect(seek.toSeconds >= seek.fromSeconds, "\(seek)")
+        #expect(run.report.framesPresented["video"] == 900, "no frame played twice")
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+    }
+
     @Test func aLivePlaylistThatStopsChangingEndsInAnErrorOnceTheBufferRunsDry() async throws {
         // Segments 0–3 appear by 16 s, then the origin freezes without an ENDLIST. Playback (which
         // starts three target durations behind the edge) plays what is listed and stalls; 3.5 target

@@ -107,9 +107,12 @@ extension MediaPlayer {
     func seek(to requested: Double, now: Double, applyPolicy: Bool = true) {
         guard let tracker = state.tracker else { return }
         let range = timelineSeekableRange(tracker)
-        var target = min(max(requested, range.lowerBound), range.upperBound)
-        let landing = target
         let from = state.position(at: now)
+        var target = min(max(requested, range.lowerBound), range.upperBound)
+        // Forward past the end of a live window's seekable range while the playhead is already nearer the
+        // edge than that end (it stops three target durations short): the playhead stays, not go back.
+        if requested >= from, target < from { target = from }
+        let landing = target
         bus.post(.seekStarted(from: from, to: target))
         notify(.seekStart, metadata: [:], now: now)
         report.seeks.append(SeekRecord(fromSeconds: from, toSeconds: target, requestedAt: now))
