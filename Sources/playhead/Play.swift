@@ -28,7 +28,7 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Session clock: real or virtual.")
     var clock: ClockChoice = .virtual
 
-    @Option(help: "Bandwidth trace for the virtual clock (time_s<TAB>Mbit/s per line).")
+    @Option(help: "Bandwidth trace for the virtual clock: lines of time_s<TAB>Mbit/s, where each line gives the bandwidth from the previous line's time up to its own (Pensieve's convention: the first line's Mbit/s is never used; the trace wraps at its end).")
     var trace: String?
 
     @Option(parsing: .unconditional, help: "Constant link bandwidth for the virtual clock without --trace, Mbit/s.")

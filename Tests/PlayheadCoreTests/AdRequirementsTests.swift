@@ -46,6 +46,18 @@ import Testing
         #expect(result.notifications[0][.url] == "ad.m3u8" && result.notifications[0][.vastErrorCode] == "403")
     }
 
+    /// Like with like: an ad whose multivariant playlist says 6 over media playlists of 3 fits a content
+    /// played from its version-3 media playlist; it was rejected, so no stock ad fitted a media-playlist URL.
+    @Test func versionsAreComparedLikeWithLike() {
+        let adTop6 = HLSStreamProfile(multivariant: Self.multivariant([1_600_000], version: 6), mediaPlaylists: [Self.media(version: 3)])
+        let mediaOnly = HLSStreamProfile(playlist: .media(Self.media(version: 3)))
+        #expect(AdRequirements.check(ad: adTop6, content: mediaOnly, contentBitsPerSecond: nil).canInsert)
+        // Against a content multivariant playlist of version 3, its 6 is above.
+        let result = AdRequirements.check(ad: adTop6, content: content, contentBitsPerSecond: 1_600_000)
+        #expect(result.codes == [.adVersionIncompatible])
+        #expect(result.notifications.first?[.description] == "ad multivariant playlist version 6 is above the content's 3")
+    }
+
     @Test func adTargetDurationAboveTheContentsGives170011() {
         let result = AdRequirements.check(ad: ad(target: 10, segments: [10, 10]), content: content, contentBitsPerSecond: 1_600_000)
         #expect(result.codes == [.adTargetDurationTooLong])

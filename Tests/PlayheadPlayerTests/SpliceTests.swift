@@ -428,12 +428,13 @@ final class RecordingResolver: ContentResolver, @unchecked Sendable {
         #expect(unparsable.bytesDownloaded - missing.bytesDownloaded == size)
     }
 
-    @Test func anAdOfANewerHLSVersionIsNotInserted() async throws {
-        // The content's media playlist (version 3) with an ad whose multivariant playlist is version 6.
+    @Test func adVersionsAreComparedLikeWithLike() async throws {
+        // The content's media playlist (version 3) with an ad whose multivariant playlist is version 6 over
+        // media playlists of version 3: media against media, it fits (it was rejected, 170000).
         let report = try await play("/cues/ts/vod.m3u8", ad: "/cues/ad/master.m3u8")
-        #expect(report.notifications.contains { $0.code == .adVersionIncompatible })
-        #expect(report.adBoundaries.isEmpty && report.framesPresented["video"] == 900)
-        // The same ad fits the content's multivariant playlist (version 6): inserted.
+        #expect(!report.notifications.contains { $0.code == .adVersionIncompatible })
+        #expect(report.adBoundaries.count == 1 && report.framesPresented["video"] == 1200)
+        // And against the content's multivariant playlist (version 6).
         let fits = try await play("/cues/ts/master.m3u8", ad: "/cues/ad/master.m3u8")
         #expect(fits.adBoundaries.count == 1 && fits.framesPresented["video"] == 1200)
     }

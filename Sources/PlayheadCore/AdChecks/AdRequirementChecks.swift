@@ -5,7 +5,7 @@ import PlayheadHLS
 ///
 /// | Requirement | Code | Nesting |
 /// |---|---|---|
-/// | the ad's HLS version is not above the content's | 170000 `AD_VERSION_INCOMPATIBLE` | → AD_INSERTION_FAIL → AD_NOT_INSERTED |
+/// | the ad's HLS version is not above the content's (media playlists compared, and multivariant playlists when both have one) | 170000 `AD_VERSION_INCOMPATIBLE` | → AD_INSERTION_FAIL → AD_NOT_INSERTED |
 /// | the ad's target duration (and every ad segment) is not above the content's target duration | 170011 `AD_TARGET_DURATION_TOO_LONG` | → AD_INSERTION_FAIL → AD_NOT_INSERTED |
 /// | the ad has an audio-only stream where one is required | 270002 `AD_HLS_AUDIO_ONLY_MISSING` | → AD_NOT_INSERTED |
 /// | an ad variant matches the content's current bitrate | 270003 `AD_HLS_MATCHING_BITRATE_MISSING` | → AD_NOT_INSERTED |
@@ -71,8 +71,12 @@ public enum AdRequirements {
             notifications.append(.nested(code, metadata: PlayerNotification.adMetadata(
                 description: description, url: ad.url, breakId: breakId, adId: adId, extra: [.vastErrorCode: String(vastErrorCode)])))
         }
-        if ad.hlsVersion > content.hlsVersion {
-            raise(.adVersionIncompatible, "ad HLS version \(ad.hlsVersion) is above the content's \(content.hlsVersion)")
+        // Like with like: media playlist with media playlist, and multivariant with multivariant when both
+        // have one (a content played from its media playlist rejected every ad whose multivariant said 6).
+        if ad.mediaVersion > content.mediaVersion {
+            raise(.adVersionIncompatible, "ad HLS version \(ad.mediaVersion) is above the content's \(content.mediaVersion)")
+        } else if let adTop = ad.multivariant?.version, let contentTop = content.multivariant?.version, adTop > contentTop {
+            raise(.adVersionIncompatible, "ad multivariant playlist version \(adTop) is above the content's \(contentTop)")
         }
         if let contentTarget = content.targetDurationSeconds {
             if let adTarget = ad.targetDurationSeconds, adTarget > contentTarget {

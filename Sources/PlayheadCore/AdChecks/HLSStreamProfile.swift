@@ -31,6 +31,9 @@ public struct HLSStreamProfile: Sendable, Equatable {
         ([multivariant?.version] + mediaPlaylists.map(\.version)).compactMap { $0 }.max() ?? 1
     }
 
+    /// The highest `EXT-X-VERSION` of its media playlists (1 when none says): the version of what plays.
+    public var mediaVersion: Int { mediaPlaylists.compactMap(\.version).max() ?? 1 }
+
     /// The highest `EXT-X-TARGETDURATION` of the media playlists, seconds; `nil` when none is loaded.
     public var targetDurationSeconds: Int? { mediaPlaylists.compactMap(\.targetDuration).max() }
 
