@@ -75,6 +75,61 @@ import Testing
         #expect(result.report.finalStatus == .completed)
     }
 
+    /// Cues between two frames (10 s at 29.97 fps, 17.01 s at 25 and 29.97 fps): the break starts where the
+    /// last content frame before the cue ends, and content resumes with the next frame, with no overlap
+    /// nor hole. The ad started at the cue itself, 10 ms inside that frame, and check-ads failed it.
+    @Test(arguments: [("fps2997", 300.0 * 1001 / 30000, 510.0 * 1001 / 30000), ("fps25", 10.0, 17.04)])
+    func aCueBetweenFramesSplicesAtTheNextFrame(stream: String, firstStart: Double, secondResume: Double) async throws {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let map = AdMap(breaks: [10, 17.01].map { AdMap.Entry(time: $0, cueId: nil, ads: [.init(url: "../cues/ad/v1/index.m3u8", duration: 10, id: nil)]) })
+        let result = try await AdBoundaryChecker(client: client).check(url: server.url("/\(stream)/index.m3u8"), adMap: map, live: false)
+        let verdicts = result.boundaries
+        let allExact = verdicts.allSatisfy { $0.exact }
+        #expect(allExact, "\(verdicts.map(\.problems))")
+        #expect(result.boundaries.map(\.cueSeconds) == [10, 17.01], "the record keeps the cue as signalled")
+        let first = try #require(result.boundaries.first), second = try #require(result.boundaries.last)
+        #expect(abs((first.actualBreakTimelineSeconds ?? 0) - firstStart) < 1e-4)
+        #expect(abs((second.firstContentAfter ?? 0) - secondResume) < 1e-4)
+        #expect(result.boundaries.allSatisfy { $0.videoGapOutMilliseconds == 0 && abs($0.videoGapInMilliseconds ?? 1) < 1e-3 })
+    }
+
+    /// EXTINF rounded to 4.0 over 4.004 s segments of 29.97 fps: a break cued at a segment's listed start
+    /// (12 s) and the post-roll start where the media before them ends (12.012 s, and the content's end),
+    /// not 12 ms inside the last content frame.
+    @Test func aCueAtARoundedSegmentStartSplicesWhereTheMediaEnds() async throws {
+        MediaLog.level = .quiet
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rounded-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = PlayerFixtures.streams + "/fps2997"
+        let playlist = try String(contentsOfFile: source + "/index.m3u8", encoding: .utf8).replacingOccurrences(of: "#EXTINF:4.004000,", with: "#EXTINF:4.0,")
+        try playlist.write(to: folder.appendingPathComponent("index.m3u8"), atomically: true, encoding: .utf8)
+        for name in try FileManager.default.contentsOfDirectory(atPath: source) where name.hasSuffix(".ts") {
+            try FileManager.default.copyItem(atPath: source + "/" + name, toPath: folder.appendingPathComponent(name).path)
+        }
+        // (Copies: the server refuses links out of its folder.)
+        try FileManager.default.copyItem(atPath: PlayerFixtures.streams + "/cues/ad/v1", toPath: folder.appendingPathComponent("ad").path)
+        let server = try LoopbackHTTPServer(root: folder.path)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let end = 7 * 4.0 + 2.002  // seven rounded EXTINF and the last one's 2.002
+        let map = AdMap(breaks: [12, end].map { AdMap.Entry(time: $0, cueId: nil, ads: [.init(url: "ad/index.m3u8", duration: 10, id: nil)]) })
+        let result = try await AdBoundaryChecker(client: client).check(url: server.url("/index.m3u8"), adMap: map, live: false)
+        let verdicts = result.boundaries
+        #expect(verdicts.count == 2)
+        let allExact = verdicts.allSatisfy { $0.exact }
+        #expect(allExact, "\(verdicts.map(\.problems))")
+        let frame360 = 360.0 * 1001 / 30000
+        let start = verdicts.first?.actualBreakTimelineSeconds ?? 0
+        #expect(abs(start - frame360) < 1e-4)
+        #expect(verdicts.allSatisfy { abs($0.videoGapOutMilliseconds ?? 1) < 1e-3 })
+    }
+
     /// A break placed after the content's end plays as the post-roll, said in an `adBreakMoved` event. The
     /// session used to run on from 30 s to 500 s presenting nothing, with no stall, then play the ad.
     @Test func aBreakAfterTheContentsEndIsThePostRoll() async throws {

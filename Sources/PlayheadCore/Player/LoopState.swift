@@ -154,6 +154,9 @@ struct LoopState {
     var lastPresented: [MediaKind: (source: SpliceSource, stamp: BoundaryFrame)] = [:]
     /// Index in the report's boundaries by break id.
     var boundaryIndex: [String: Int] = [:]
+    /// The cue as signalled, by break id, of an inserted break moved to the next frame's start (see
+    /// ``MediaPlayer/alignBreakToFrame(cue:in:)``); the boundary record keeps it.
+    var signalledCues: [String: Double] = [:]
     /// The last whole second and quartile of the playing ad for which adProgress was posted, and how
     /// many of its VAST progress offsets had been reached then.
     var adProgressMark: (second: Int, quartile: Int, offsets: Int) = (-1, 0, 0)

@@ -403,8 +403,13 @@ extension MediaPlayer {
         state.segmentFailuresInARow = 0
         redundantRungWorked()
         recordSegment(transfer, mediaSequence: sequence, now: now)
-        let presented = bufferSegment(transfer, tracked: tracked, placement: placement, now: now)
-            .map { placement.timelineSpan(start: $0.start, end: $0.end) }
+        var placement = placement
+        let span = bufferSegment(transfer, tracked: tracked, placement: placement, now: now)
+        // A cue between two frames: the break moves to the next frame's start, and so does this clip's end.
+        if let cue = placement.clipEnd, span != nil, let segment = buffer.forward.last, segment.tracked.mediaSequence == sequence {
+            placement.clipEnd = alignBreakToFrame(cue: cue, in: segment)
+        }
+        let presented = span.map { placement.timelineSpan(start: $0.start, end: $0.end) }
         segmentDone(sequence, tracked: tracked, placement: placement, presented: presented, now: now)
     }
 
@@ -426,7 +431,7 @@ extension MediaPlayer {
             enterBreak(adBreak, now: now)
         } else if state.nextSequence == nil {
             if let postRoll = pendingBreak(from: tracked.endSeconds, before: .infinity) {
-                enterBreak(postRoll, now: now)
+                enterBreak(alignBreakToLoadedEnd(postRoll), now: now)
             } else {
                 state.endLoaded = true
             }

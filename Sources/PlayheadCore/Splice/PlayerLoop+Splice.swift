@@ -63,13 +63,49 @@ extension MediaPlayer {
         if let adBreak = pendingBreak(from: from, before: tracked.endSeconds) {
             // The cue is where what is left of the segment starts: the break comes first.
             if adBreak.contentSeconds <= from + Self.spliceSlackSeconds {
-                enterBreak(adBreak, now: now)
+                enterBreak(alignBreakToLoadedEnd(adBreak), now: now)
                 return nil
             }
             placement.clipEnd = adBreak.contentSeconds
         }
         state.contentClipStart = nil
         return placement
+    }
+
+    /// An inserted break whose cue falls between two frames of the content segment it cuts moves to the
+    /// start of the first frame (master kind) at or after the cue: the ad then begins where the last
+    /// content frame before the cue ends, and content resumes with that frame, with no overlap before the
+    /// ad nor a hole after it (a 29.97 fps content with a cue at 10 s had the ad start 10 ms inside its
+    /// last frame). Returns the clip end the segment's placement then has (the cue when nothing moved).
+    func alignBreakToFrame(cue: Double, in segment: BufferedSegment) -> Double {
+        guard let adBreak = state.timeline.breaks.first(where: { abs($0.contentSeconds - cue) < 1e-9 && !state.breaksDone.contains($0.id) }),
+              adBreak.replacedContentSeconds == 0,
+              let index = segment.demuxed.streams.first(where: { $0.kind == masterKind })?.index else { return cue }
+        var first: Double?
+        for packet in segment.demuxed.packets where packet.streamIndex == index {
+            guard let pts = packet.pts else { continue }
+            let source = sourceSeconds(Double(pts) * packet.timeBase.doubleValue, in: segment)
+            if source >= cue - 1e-6, first.map({ source < $0 }) ?? true { first = source }
+        }
+        guard let frame = first, frame > cue + 1e-6 else { return cue }
+        state.signalledCues[adBreak.id] = state.signalledCues[adBreak.id] ?? cue
+        state.timeline = state.timeline.movingBreak(adBreak.id, toContentSeconds: frame)
+        postTimelineChanged()
+        return frame
+    }
+
+    /// An inserted break cued at a segment's listed start, where the media of the segment before runs a
+    /// little past it (EXTINF rounded: 4.0 for 4.004 s of 29.97 fps), moves to where that media ends (less
+    /// than half a second on): the ad then begins where the last content frame ends, as
+    /// ``alignBreakToFrame(cue:in:)`` does for a cue inside a segment.
+    func alignBreakToLoadedEnd(_ adBreak: AdBreak) -> AdBreak {
+        guard adBreak.replacedContentSeconds == 0, let loadedEnd = state.loadedEnd, !state.breaksDone.contains(adBreak.id) else { return adBreak }
+        let end = loadedEnd - state.contentOffset
+        guard end > adBreak.contentSeconds + 1e-6, end < adBreak.contentSeconds + 0.5 else { return adBreak }
+        state.signalledCues[adBreak.id] = state.signalledCues[adBreak.id] ?? adBreak.contentSeconds
+        state.timeline = state.timeline.movingBreak(adBreak.id, toContentSeconds: end)
+        postTimelineChanged()
+        return state.timeline.breaks.first { $0.id == adBreak.id } ?? adBreak
     }
 
     /// Starts loading `adBreak`'s ads: the break begins on the timeline where its cue is.
@@ -81,7 +117,7 @@ extension MediaPlayer {
                                       adTimelineStart: start, breakTimelineStart: start)
         let resume = adBreak.contentSeconds + adBreak.replacedContentSeconds
         if state.boundaryIndex[adBreak.id] == nil {
-            report.adBoundaries.append(AdBoundaryRecord(breakId: adBreak.id, cueContentSeconds: adBreak.contentSeconds,
+            report.adBoundaries.append(AdBoundaryRecord(breakId: adBreak.id, cueContentSeconds: state.signalledCues[adBreak.id] ?? adBreak.contentSeconds,
                                                         replacedContentSeconds: adBreak.replacedContentSeconds,
                                                         resumeContentSeconds: resume))
             state.boundaryIndex[adBreak.id] = report.adBoundaries.count - 1

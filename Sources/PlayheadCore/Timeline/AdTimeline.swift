@@ -232,6 +232,14 @@ extension AdTimeline {
         return copy
     }
 
+    /// The timeline with break `breakId` at content time `seconds` (kept in content order).
+    public func movingBreak(_ breakId: String, toContentSeconds seconds: Double) -> AdTimeline {
+        var moved = breaks
+        guard let index = moved.firstIndex(where: { $0.id == breakId }) else { return self }
+        moved[index].contentSeconds = seconds
+        return AdTimeline(breaks: moved)
+    }
+
     /// The index of the break with id `id`.
     public func index(ofBreak id: String) -> Int? { breaks.firstIndex { $0.id == id } }
 }
