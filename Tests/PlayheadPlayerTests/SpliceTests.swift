@@ -130,6 +130,26 @@ import Testing
         #expect(verdicts.allSatisfy { abs($0.videoGapOutMilliseconds ?? 1) < 1e-3 })
     }
 
+    /// On a ladder, ABR switches rendition around the breaks: each content frame is checked against the
+    /// rendition that played it. The checker compared every frame with the last rendition's decode and
+    /// called right frames WRONG (exit 3).
+    @Test func contentFramesAreCheckedAgainstTheRenditionThatPlayedThem() async throws {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let map = AdMap(breaks: [8, 20].map { AdMap.Entry(time: $0, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 10, id: nil)]) })
+        let result = try await AdBoundaryChecker(client: client).check(url: server.url("/ts/master.m3u8"), adMap: map, live: false)
+        let verdicts = result.boundaries
+        let allExact = verdicts.allSatisfy { $0.exact }
+        #expect(allExact, "\(verdicts.map(\.problems))")
+        // The content frames around the breaks came from more than one rendition.
+        let frames = result.report.adBoundaries.flatMap { [$0.lastContentBefore, $0.firstContentAfter] }.compactMap { $0?.segmentURL }
+        let renditions = Set(frames.map { $0.split(separator: "/").dropLast().joined(separator: "/") })
+        #expect(frames.count == 4 && renditions.count > 1, "\(frames)")
+    }
+
     /// A break placed after the content's end plays as the post-roll, said in an `adBreakMoved` event. The
     /// session used to run on from 30 s to 500 s presenting nothing, with no stall, then play the ad.
     @Test func aBreakAfterTheContentsEndIsThePostRoll() async throws {

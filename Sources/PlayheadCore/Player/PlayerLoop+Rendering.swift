@@ -125,7 +125,7 @@ extension MediaPlayer {
         }
         queue(PendingFrame(kind: frame.kind, timelineSeconds: source + segment.placement.offset, source: segment.placement.source,
                            sourceSeconds: source, durationSeconds: duration, frame: frame, ptsSeconds: pts,
-                           isKeyframe: frame.isKeyframe), now: now)
+                           isKeyframe: frame.isKeyframe, segmentURL: segment.url), now: now)
     }
 
     /// Keyframes mode: a keyframe stands for its group of pictures, up to the segment's next keyframe
@@ -148,7 +148,7 @@ extension MediaPlayer {
         guard segment.placement.keeps(source) else { return }
         let item = PendingFrame(kind: packet.kind, timelineSeconds: source + segment.placement.offset, source: segment.placement.source,
                                 sourceSeconds: source, durationSeconds: Double(packet.duration) * packet.timeBase.doubleValue, frame: nil,
-                                ptsSeconds: ptsSeconds, isKeyframe: packet.isKeyframe)
+                                ptsSeconds: ptsSeconds, isKeyframe: packet.isKeyframe, segmentURL: segment.url)
         queue(item, now: now)
     }
 

@@ -18,6 +18,8 @@ struct PendingFrame {
     var ptsSeconds: Double?
     /// Whether it is a keyframe: the frame's flag, or in demux mode the packet's.
     var isKeyframe: Bool?
+    /// The URL of the segment it came from.
+    var segmentURL: String?
 }
 
 /// Holds decoded frames until they are due, per kind, in presentation order; counts what was

@@ -104,14 +104,36 @@ public struct AdBoundaryChecker: Sendable {
             references[url] = decoded
             return decoded
         }
+        // Each content frame is checked against the rendition that played it (ABR may switch around a break).
+        let renditions = report.bitrateSwitches.count > 1 ? try await renditionsBySegment(url) : [:]
+        func content(_ frame: BoundaryFrame?) async throws -> [ReferenceFrame] {
+            try await frames(frame?.segmentURL.flatMap { renditions[$0] } ?? report.mediaPlaylistURL ?? url)
+        }
         var verdicts: [AdBoundaryVerdict] = []
         for record in report.adBoundaries {
-            let content = try await frames(report.mediaPlaylistURL ?? url)
             var ad: [ReferenceFrame] = []
             if let first = record.adMediaURLs.first { ad = try await frames(first) }
-            verdicts.append(Self.verdict(record, content: content, ad: ad))
+            verdicts.append(Self.verdict(record, before: try await content(record.lastContentBefore),
+                                         after: try await content(record.firstContentAfter), ad: ad))
         }
         return Result(boundaries: verdicts, report: report)
+    }
+
+    /// For an item with a multivariant playlist: each segment URL of each variant, to its media playlist.
+    private func renditionsBySegment(_ url: String) async throws -> [String: String] {
+        let top = try await client.get(url)
+        guard case let .multivariant(multivariant) = try Playlist.parse(data: top.body, sources: VariableSources(playlistURL: url)).playlist else { return [:] }
+        var owners: [String: String] = [:]
+        for variant in multivariant.variants {
+            let mediaURL = try ResourceURL.resolve(variant.uri, against: top.effectiveURL)
+            let response = try await client.get(mediaURL)
+            guard case let .media(media) = try Playlist.parse(data: response.body, sources: VariableSources(playlistURL: mediaURL,
+                                                                                                          imported: multivariant.variableValues)).playlist else { continue }
+            for segment in media.segments {
+                for base in [mediaURL, response.effectiveURL] { owners[try ResourceURL.resolve(segment.uri, against: base)] = mediaURL }
+            }
+        }
+        return owners
     }
 
     /// One frame of a rendition decoded alone: content time (0 at its first frame), PTS, hash, keyframe.
@@ -167,12 +189,18 @@ public struct AdBoundaryChecker: Sendable {
     }
 
     static func verdict(_ record: AdBoundaryRecord, content: [ReferenceFrame], ad: [ReferenceFrame]) -> AdBoundaryVerdict {
+        verdict(record, before: content, after: content, ad: ad)
+    }
+
+    /// The verdict on one break, with the content frames before it checked against `before` (the rendition
+    /// that played them) and those after against `after`.
+    static func verdict(_ record: AdBoundaryRecord, before: [ReferenceFrame], after: [ReferenceFrame], ad: [ReferenceFrame]) -> AdBoundaryVerdict {
         let slack = 1e-4
-        let step = content.count > 1 ? content[1].seconds - content[0].seconds : 0
+        let step = before.count > 1 ? before[1].seconds - before[0].seconds : 0
         let frameSeconds = step > 1e-6 ? step : 1.0 / 30
-        let expectedBefore = content.last { $0.seconds < record.cueContentSeconds - slack }
-        let expectedAfter = content.first { $0.seconds >= record.resumeContentSeconds - slack }
-        let cueFrame = content.first { $0.seconds >= record.cueContentSeconds - slack }
+        let expectedBefore = before.last { $0.seconds < record.cueContentSeconds - slack }
+        let expectedAfter = after.first { $0.seconds >= record.resumeContentSeconds - slack }
+        let cueFrame = before.first { $0.seconds >= record.cueContentSeconds - slack }
         var problems: [String] = []
         func ms(_ seconds: Double?) -> Double? { seconds.map { ($0 * 1000 * 1000).rounded() / 1000 } }
         func frameError(_ actual: Double?, _ expected: Double?) -> Int? {

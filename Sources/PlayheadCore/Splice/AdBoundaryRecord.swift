@@ -14,10 +14,13 @@ public struct BoundaryFrame: Sendable, Codable, Equatable {
     public var isKeyframe: Bool?
     /// Picture type (`I`, `P`, `B`; audio `?`).
     public var pictureType: String?
+    /// The URL of the segment it came from (which rendition played it).
+    public var segmentURL: String?
 
     /// Creates a stamp.
     public init(sourceSeconds: Double, timelineSeconds: Double, ptsSeconds: Double?, durationSeconds: Double,
-                md5: String?, isKeyframe: Bool?, pictureType: String?) {
+                md5: String?, isKeyframe: Bool?, pictureType: String?, segmentURL: String? = nil) {
+        self.segmentURL = segmentURL
         self.sourceSeconds = sourceSeconds
         self.timelineSeconds = timelineSeconds
         self.ptsSeconds = ptsSeconds

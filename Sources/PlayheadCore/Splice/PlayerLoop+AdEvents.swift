@@ -9,7 +9,8 @@ extension MediaPlayer {
         guard state.timeline.breaks.isEmpty == false || item.source.isAd || state.lastPresented[item.kind]?.source.isAd == true else { return }
         let stamp = BoundaryFrame(sourceSeconds: item.sourceSeconds, timelineSeconds: item.timelineSeconds,
                                   ptsSeconds: item.ptsSeconds, durationSeconds: item.durationSeconds, md5: item.frame?.md5,
-                                  isKeyframe: item.isKeyframe, pictureType: item.frame.map { String($0.pictureType) })
+                                  isKeyframe: item.isKeyframe, pictureType: item.frame.map { String($0.pictureType) },
+                                  segmentURL: item.segmentURL)
         let previous = state.lastPresented[item.kind]
         state.lastPresented[item.kind] = (item.source, stamp)
         let master = item.kind == masterKind
