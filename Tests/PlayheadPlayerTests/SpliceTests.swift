@@ -150,6 +150,27 @@ import Testing
         #expect(frames.count == 4 && renditions.count > 1, "\(frames)")
     }
 
+    /// The ad plays the rendition matching the content's rung when its break starts, not the one matching
+    /// the first rung chosen at load (the lowest, 416x234, while the content played 3.37 Mbit/s).
+    @Test func theAdRenditionMatchesTheContentsRungWhenTheBreakStarts() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let url = server.url("/ts/master.m3u8")
+        let map = AdMap(breaks: [AdMap.Entry(time: 8, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 10, id: nil)])])
+        let run = await PlayerFixtures.playVirtual(url) { configuration in
+            let factory = MediaPlayerClientFactory()
+            factory.register(resolver: AdMapResolver(map: try! map.resolvingURLs(against: url)))
+            configuration.ads = AdSettings(factory: factory)
+        }
+        let record = try #require(run.report.adBoundaries.first)
+        // The content's rung when the break began: the last bitrate change before the first ad frame.
+        let start = try #require(run.events.first { if case .adBreakStarted = $0.kind { return true } else { return false } }).playerTime
+        let rung = run.report.bitrateSwitches.last { $0.playerTime <= start }?.toBitsPerSecond
+        #expect(rung == 3_370_400, "the content climbed to the top rung before the break")
+        #expect(record.adMediaURLs.first?.hasSuffix("/ad/v3/index.m3u8") == true, "\(record.adMediaURLs)")
+        #expect(run.report.finalStatus == .completed)
+    }
+
     /// A break placed after the content's end plays as the post-roll, said in an `adBreakMoved` event. The
     /// session used to run on from 30 s to 500 s presenting nothing, with no stall, then play the ad.
     @Test func aBreakAfterTheContentsEndIsThePostRoll() async throws {

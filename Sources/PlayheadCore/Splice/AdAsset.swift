@@ -1,3 +1,4 @@
+import PlayheadHLS
 import PlayheadMedia
 
 /// One ad ready to be spliced: its chosen media playlist, and the decoder and timestamp anchor that
@@ -6,9 +7,12 @@ final class AdAsset {
     /// The ad as the resolver gave it.
     let ad: TimelineAd
     /// The media playlist played (the rendition chosen to match the content's bitrate).
-    let mediaURL: String
+    private(set) var mediaURL: String
     /// Its segments (a VOD playlist).
-    let tracker: LivePlaylistTracker
+    private(set) var tracker: LivePlaylistTracker
+    /// Every rendition of an ad with a multivariant playlist (empty for a media playlist ad), so the one
+    /// played can match the content's rung when the break starts rather than when the ad was loaded.
+    var renditions: [AdRendition] = []
     /// Decodes (or demuxes) this ad's segments; separate from the content's so codec state never mixes.
     let decoder: RenditionDecoder
     /// Maps the ad's timestamps to ad time.
@@ -25,6 +29,34 @@ final class AdAsset {
 
     /// Media sequence of the ad's first segment.
     var firstSequence: Int? { tracker.segments.first?.mediaSequence }
+
+    /// Plays the rendition matching content at `contentBitsPerSecond` (within the PSDK's tolerance, else the
+    /// closest at or below it, else the lowest); true when it changed. Called as its break starts.
+    @discardableResult
+    func matchRendition(contentBitsPerSecond: Int?, at now: Double) -> Bool {
+        guard let contentBitsPerSecond, !renditions.isEmpty else { return false }
+        let variants = renditions.map { VariantStream(uri: $0.url, bandwidth: $0.bandwidth) }
+        let limit: Double = AdRequirements.Options.defaultBitrateTolerance * Double(contentBitsPerSecond)
+        func distance(_ variant: VariantStream) -> Int { abs(variant.bandwidth - contentBitsPerSecond) }
+        let close = variants.filter { Double(distance($0)) <= limit }.min { distance($0) < distance($1) }
+        let chosen = close ?? MediaPlayer.adVariant(variants, matching: contentBitsPerSecond)
+        guard chosen.uri != mediaURL, let rendition = renditions.first(where: { $0.url == chosen.uri }) else { return false }
+        mediaURL = rendition.url
+        tracker = LivePlaylistTracker(first: rendition.media, loadedAt: now)
+        anchor = TimestampAnchor()
+        trueEndSeconds = nil
+        return true
+    }
+}
+
+/// One rendition of an ad: its bandwidth, its media playlist and where it was fetched from.
+struct AdRendition: Sendable {
+    /// `BANDWIDTH` of its variant.
+    var bandwidth: Int
+    /// The media playlist's URL after redirects.
+    var url: String
+    /// The media playlist.
+    var media: MediaPlaylist
 }
 
 /// Where loading is inside an ad break.

@@ -175,8 +175,10 @@ extension MediaPlayer {
             }
             var options = decoder.options
             options.dump = nil
-            return AdAsset(ad: ad, mediaURL: fetched.mediaURL, tracker: LivePlaylistTracker(first: fetched.media, loadedAt: driver.now),
-                           decoder: RenditionDecoder(options: options))
+            let asset = AdAsset(ad: ad, mediaURL: fetched.mediaURL, tracker: LivePlaylistTracker(first: fetched.media, loadedAt: driver.now),
+                                decoder: RenditionDecoder(options: options))
+            asset.renditions = fetched.renditions
+            return asset
         } catch {
             if let failure = error as? AdPlaylistFailure { report.bytesDownloaded += failure.bytes }
             // The ad's VAST error URLs fire with the code (the ad is not on the timeline, so they travel
@@ -236,8 +238,19 @@ extension MediaPlayer {
                 guard case let .media(playlist) = try Playlist.parse(data: second.body, sources: sources).playlist else {
                     throw PlayheadError.unexpectedPlaylist(url: url, detail: "ad variant is not a media playlist")
                 }
+                // The other renditions too: the break plays the one matching the content's rung when it starts.
+                var renditions = [AdRendition(bandwidth: variant.bandwidth, url: second.effectiveURL, media: playlist)]
+                for other in multivariant.variants where other.uri != variant.uri {
+                    guard let otherURL = try? ResourceURL.resolve(other.uri, against: first.effectiveURL),
+                          let fetched = try? await network.fetch(otherURL, range: nil, at: sessionSeconds + seconds) else { continue }
+                    bytes += fetched.body.count
+                    seconds += fetched.seconds
+                    let otherSources = VariableSources(playlistURL: otherURL, imported: multivariant.variableValues)
+                    guard case let .media(media)? = try? Playlist.parse(data: fetched.body, sources: otherSources).playlist else { continue }
+                    renditions.append(AdRendition(bandwidth: other.bandwidth, url: fetched.effectiveURL, media: media))
+                }
                 return AdPlaylists(top: parsed, topURL: first.effectiveURL, media: playlist, mediaURL: second.effectiveURL,
-                                   bytes: bytes, seconds: seconds)
+                                   renditions: renditions, bytes: bytes, seconds: seconds)
             }
         } catch {
             throw AdPlaylistFailure(underlying: error, bytes: bytes, seconds: seconds)
@@ -263,6 +276,8 @@ struct AdPlaylists: Sendable {
     var media: MediaPlaylist
     /// Its URL after redirects.
     var mediaURL: String
+    /// Every rendition of a multivariant ad (the one in `media` among them); empty for a media playlist.
+    var renditions: [AdRendition] = []
     /// Bytes fetched for both.
     var bytes: Int
     /// Seconds the fetches took, as the network reports them.

@@ -111,6 +111,8 @@ extension MediaPlayer {
     /// Starts loading `adBreak`'s ads: the break begins on the timeline where its cue is.
     func enterBreak(_ adBreak: AdBreak, now: Double) {
         state.breaksDone.insert(adBreak.id)
+        // Each ad plays the rendition matching the content's rung now (ABR may have moved since the ads loaded).
+        for asset in state.adAssets[adBreak.id] ?? [] { asset.matchRendition(contentBitsPerSecond: report.variantBandwidth, at: now) }
         guard let first = state.adAssets[adBreak.id]?.first, let sequence = first.firstSequence else { return }
         let start = adBreak.contentSeconds + state.contentOffset
         state.adCursor = AdLoadCursor(breakId: adBreak.id, adIndex: 0, mediaSequence: sequence,
