@@ -46,8 +46,9 @@ import Testing
         }
     }
 
-    /// Segment 3 of `a` keeps failing: after its retries the backup's playlist is loaded and segment 3
-    /// comes from `b`; every frame plays, each once.
+    /// Segment 3 of `a` keeps failing: at its first failure the backup's playlist is loaded and segment 3
+    /// comes from `b`; every frame plays, each once, with no stall. (It was retried for 1 + 2 + 4 s first,
+    /// and the buffer ran dry while the backup was listed.)
     @Test func aSegmentThatKeepsFailingFailsOverAndPlaysOnFromTheSameSegment() async throws {
         try await serve { server in
             server.setFault(.status(503), forPath: "/a/seg003.ts")
@@ -60,6 +61,8 @@ import Testing
             let loaded = run.events.compactMap { if case let .segmentLoaded(url, sequence, _, _, _) = $0.kind { return (url, sequence) } else { return nil } }
             #expect(loaded.map(\.1) == Array(0..<8), "each segment once")
             #expect(loaded.filter { $0.0.contains("/b/") }.map(\.1) == Array(3..<8))
+            #expect(run.report.notifications.filter { $0.code == .networkError }.count == 1, "one failure, no retries")
+            #expect(run.report.rebuffers.isEmpty)
         }
     }
 

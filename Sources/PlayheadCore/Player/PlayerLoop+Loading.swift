@@ -276,13 +276,16 @@ extension MediaPlayer {
             // The retries count the failures in a row, not only this segment's: on live, segments that
             // keep failing used to be retried afresh after each fell-behind seek, the session "playing"
             // with nothing shown until the stream ended.
-            if attempt < configuration.fetchRetries, state.segmentFailuresInARow <= configuration.fetchRetries {
-                bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification.metadata, playerTime: now)))
-                state.segmentRetry = SegmentRetry(at: now + Double(1 << attempt), mediaSequence: sequence, attempt: attempt + 1, placement: placement)
-            } else if await failOver(after: error, resume: SegmentRetry(at: now, mediaSequence: sequence, attempt: 0, placement: placement), now: now) {
-                // A redundant backup of the rung: the segment is fetched again from its playlist.
+            // A rung with a backup not yet tried fails over at once (the failover queue moves on at each
+            // failure); retries with back-off are for a rung whose backups are spent. A dead primary used to
+            // be retried for 7 s first, and the buffer ran dry while a healthy backup was listed.
+            if await failOver(after: error, resume: SegmentRetry(at: now, mediaSequence: sequence, attempt: 0, placement: placement), now: now) {
+                // The segment is fetched again from the backup's playlist.
                 bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification.metadata, playerTime: now)))
                 state.segmentFailuresInARow = 0
+            } else if attempt < configuration.fetchRetries, state.segmentFailuresInARow <= configuration.fetchRetries {
+                bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification.metadata, playerTime: now)))
+                state.segmentRetry = SegmentRetry(at: now + Double(1 << attempt), mediaSequence: sequence, attempt: attempt + 1, placement: placement)
             } else {
                 fail(notification, now: now)
             }
