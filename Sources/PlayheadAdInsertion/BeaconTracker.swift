@@ -11,7 +11,7 @@ import PlayheadNet
 /// | `adStarted` | impression URLs, then `creativeView`, then `start` |
 /// | `adProgress` | `firstQuartile`, `midpoint`, `thirdQuartile` when `offsetSeconds` first reaches 25, 50, 75 % of `durationSeconds`; each `progress` URL when it first reaches that URL's offset; in offset order |
 /// | `adCompleted` | any quartile or progress URL (offset within the ad) not yet fired, then `complete` |
-/// | `adSkipped` | `skip` |
+/// | `adSkipped` | `skip`, for an ad with a skip offset left at or past it (other early ends fire nothing) |
 /// | `adClicked`, ``click(info:)`` | click-tracking URLs |
 /// | `adPaused` / `adResumed` | `pause` / `resume` (at the paused frame's offset) |
 /// | a notification naming an ad (`AD_ID`, `BREAK_ID`) with `VAST_ERROR_CODE` | the ad's error URLs (or the notification's `ERROR_URLS`) with `[ERRORCODE]` |
@@ -132,7 +132,11 @@ public final class BeaconTracker: Sendable {
             }
         case let .adSkipped(info):
             enqueue { state in
-                let beacons = self.beacons(["skip"], info, &state)
+                // VAST's skip is the viewer using the skip control: only an ad with a skip offset, left at or
+                // past it, fires it. Any other early end (a seek out, a stop, the session's end) fires nothing;
+                // every one used to report a skip, a non-skippable creative's too.
+                let skippable = state.timeline.ad(for: info)?.skipOffsetSeconds.map { info.offsetSeconds + 1e-9 >= $0 } ?? false
+                let beacons = skippable ? self.beacons(["skip"], info, &state) : []
                 self.end(info, &state)
                 return beacons
             }

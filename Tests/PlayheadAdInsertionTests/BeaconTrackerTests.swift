@@ -11,12 +11,12 @@ import Testing
     static let fps = 25.0
 
     /// A break of two ads (10 s and 6 s) whose beacons point at `server`.
-    func twoAdBreak(_ server: AdServer) -> AdTimeline {
+    func twoAdBreak(_ server: AdServer, skipOffsetSeconds: Double? = nil) -> AdTimeline {
         func ad(_ id: String, _ duration: Double) -> TimelineAd {
             let vast = AdDocuments.tracked(id: id, durationSeconds: duration, mediaURL: server.url("/\(id).m3u8"), server: server)
             return TimelineAd(id: id, url: server.url("/\(id).m3u8"), durationSeconds: duration, impressions: vast.impressions,
                               trackingEvents: vast.tracking, clickThrough: vast.clickThrough, clickTracking: vast.clickTracking,
-                              errorURLs: vast.errorURLs)
+                              errorURLs: vast.errorURLs, skipOffsetSeconds: skipOffsetSeconds)
         }
         return AdTimeline(breaks: [AdBreak(id: "mid", contentSeconds: 30, ads: [ad("a1", 10), ad("a2", 6)])])
     }
@@ -115,11 +115,27 @@ import Testing
         #expect(tracker.records.last?.attempts == 2)
     }
 
+    /// `skip` is the viewer skipping: a non-skippable ad left early (a seek out, a stop, the session's end)
+    /// or a skippable one left before its skip offset fires none; they all used to fire it.
+    @Test func onlyASkippableAdLeftPastItsOffsetFiresSkip() async throws {
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop() }
+        for (offset, leftAt, fires) in [(nil, 100, false), (5.0, 100, false), (5.0, 125, true)] as [(Double?, Int, Bool)] {
+            let timeline = twoAdBreak(server, skipOffsetSeconds: offset)
+            let tracker = BeaconTracker(client: client, timeline: timeline)
+            tracker.consume(.adStarted(info(timeline, ad: 0, frame: 0)))
+            tracker.consume(.adSkipped(info(timeline, ad: 0, frame: leftAt)))
+            await tracker.flush()
+            #expect(tracker.records.contains { $0.event == "skip" } == fires, "skip offset \(String(describing: offset)), left at frame \(leftAt)")
+        }
+    }
+
     @Test func pauseResumeSkipAndNothingAfterTheAdEnded() async throws {
         let server = try AdServer()
         let client = HTTPClient()
         defer { client.shutdown(); server.stop() }
-        let timeline = twoAdBreak(server)
+        let timeline = twoAdBreak(server, skipOffsetSeconds: 1)
         let tracker = BeaconTracker(client: client, timeline: timeline)
         // Before the ad started: nothing to pause.
         tracker.consume(.adPaused(info(timeline, ad: 0, frame: 0)))
