@@ -171,6 +171,25 @@ import Testing
         #expect(run.report.finalStatus == .completed)
     }
 
+    /// An ad declared 5 s whose media lasts 10 s: its quartiles are fractions of the 10 s that play (they were
+    /// of 5 s, the midpoint a quarter of the way in), and an adDurationMismatch event says so.
+    @Test func anAdsQuartilesFollowItsMediaNotItsDeclaredDuration() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let url = server.url("/cues/ts/master.m3u8")
+        let map = AdMap(breaks: [AdMap.Entry(time: 10, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 5, id: "short")])])
+        let run = await PlayerFixtures.playVirtual(url) { configuration in
+            let factory = MediaPlayerClientFactory()
+            factory.register(resolver: AdMapResolver(map: try! map.resolvingURLs(against: url)))
+            configuration.ads = AdSettings(factory: factory)
+        }
+        let mismatch = run.events.compactMap { if case let .custom(name, payload) = $0.kind, name == "adDurationMismatch" { return payload } else { return nil } }
+        #expect(mismatch.count == 1 && mismatch.first?["declaredSeconds"] == "5" && mismatch.first?["mediaSeconds"] == "10", "\(mismatch)")
+        let progress = run.events.compactMap { if case let .adProgress(info) = $0.kind { return info } else { return nil } }
+        #expect(!progress.isEmpty && progress.allSatisfy { abs($0.durationSeconds - 10) < 0.01 })
+        #expect(run.events.contains { if case .adCompleted = $0.kind { return true } else { return false } })
+    }
+
     /// A break placed after the content's end plays as the post-roll, said in an `adBreakMoved` event. The
     /// session used to run on from 30 s to 500 s presenting nothing, with no stall, then play the ad.
     @Test func aBreakAfterTheContentsEndIsThePostRoll() async throws {

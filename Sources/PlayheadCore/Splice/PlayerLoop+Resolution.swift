@@ -124,8 +124,9 @@ extension MediaPlayer {
                 if placed { continue }
                 var assets: [AdAsset] = []
                 var ads: [TimelineAd] = []
-                for ad in adBreak.ads {
+                for var ad in adBreak.ads {
                     if let asset = await loadAdAsset(ad, breakId: adBreak.id, prefetched: prefetched[ad.url]) {
+                        takeMediaDuration(of: asset, into: &ad, breakId: adBreak.id)
                         assets.append(asset)
                         ads.append(ad)
                     }
@@ -137,6 +138,21 @@ extension MediaPlayer {
                 postTimelineChanged()
             }
         }
+    }
+
+    /// An ad whose media playlist lasts other than its declared duration (VAST `<Duration>`, an ad map's
+    /// `duration`) by more than half a second takes the media's: its quartiles and progress are fractions of
+    /// what plays (a 10 s creative declared 5 s had its midpoint at 2.5 s, a quarter of the way in). Said in
+    /// an `adDurationMismatch` event.
+    private func takeMediaDuration(of asset: AdAsset, into ad: inout TimelineAd, breakId: String) {
+        guard let first = asset.tracker.segments.first, let last = asset.tracker.segments.last else { return }
+        let media = last.endSeconds - first.startSeconds
+        guard abs(media - ad.durationSeconds) > 0.5 else { return }
+        bus.post(.custom(name: "adDurationMismatch", payload: [
+            "breakId": breakId, "adId": ad.id, "url": asset.mediaURL,
+            "declaredSeconds": String(format: "%g", ad.durationSeconds), "mediaSeconds": String(format: "%g", media),
+        ]))
+        ad.durationSeconds = media
     }
 
     /// Loads an ad's playlists (or takes those `prefetched` off the loop): from a multivariant one, the
