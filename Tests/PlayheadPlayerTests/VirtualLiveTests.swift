@@ -56,6 +56,21 @@ struct VirtualLiveNetwork: PlayerNetwork {
     }
 }
 
+/// A live playlist that never changes: the 30 s VOD's eight segments without ENDLIST, starting 4 s from
+/// the edge by EXT-X-START (closer than the three target durations of hold-back).
+struct StaticLiveNetwork: PlayerNetwork {
+    let inner: SimulatedNetwork
+    let segmentBase: String
+
+    func fetch(_ url: String, range: ByteRangeRequest?, at sessionSeconds: Double) async throws(PlayheadError) -> NetworkTransfer {
+        guard url.hasSuffix("/static.m3u8") else { return try await inner.fetch(url, range: range, at: sessionSeconds) }
+        var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-START:TIME-OFFSET=-4.0\n"
+        for index in 0..<8 { text += "#EXTINF:\(index == 7 ? "2.0" : "4.0"),\n\(segmentBase)/seg\(String(format: "%03d", index)).ts\n" }
+        let body = Array(text.utf8)
+        return NetworkTransfer(url: url, effectiveURL: url, status: 200, body: body, seconds: 0.01, firstByteSeconds: 0.01, bytesOnWire: body.count)
+    }
+}
+
 @Suite struct VirtualLiveTests {
     func play(window: Int, frozenAfter: Int? = nil, startShift: Int = 0, renumber: (after: Double, shift: Int)? = nil,
               restartAfter: Double? = nil, failsAfter: Double? = nil, segmentsMissing: Bool = false, fetchRetries: Int = PlayerConfiguration.defaultFetchRetries,
@@ -107,6 +122,25 @@ struct VirtualLiveNetwork: PlayerNetwork {
             run.events.map { $0.jsonLine(includeWallClock: false).replacingOccurrences(of: #"127\.0\.0\.1:\d+"#, with: "HOST", options: .regularExpression) }
         }
         #expect(lines(second) == lines(run))
+    }
+
+    /// EXT-X-START 4 s from the edge (nearer than the hold-back): playback starts there at once. It waited
+    /// for the window to grow past the hold-back, and on a playlist that never grew it never started, with
+    /// nothing presented and no stall reported.
+    @Test func aStartPointNearerTheEdgeThanTheHoldBackStartsAtOnce() async throws {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let network = StaticLiveNetwork(inner: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50)), segmentBase: server.url("/ts/v0"))
+        let player = MediaPlayer(url: "http://origin.invalid/static.m3u8", configuration: PlayerConfiguration(), driver: VirtualTimeDriver(), network: network)
+        let report = await player.run(maxSessionSeconds: 30)
+        #expect(report.isLive)
+        #expect((report.playbackInformation?.timeToFirstFrameSeconds ?? 99) < 1, "\(String(describing: report.playbackInformation?.timeToFirstFrameSeconds))")
+        // From segment 6 (24 s, holding EXT-X-START's 26 s; not PRECISE) to the last listed frame: 180 frames, less
+        // the two the decoder holds for reordering while no more input comes (the playlist never grows).
+        #expect(report.framesPresented["video"] == 178, "\(report.framesPresented)")
     }
 
     /// Forward past the live edge, with the playhead already nearer the edge than the seekable range's end

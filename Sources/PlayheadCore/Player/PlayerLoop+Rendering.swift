@@ -185,7 +185,9 @@ extension MediaPlayer {
         guard enough, frames.peek(masterKind) != nil else { return }
         // Live: keep the hold-back (RFC 8216: no closer than three target durations to the end) while
         // the window is still shorter than that, rather than stalling at every new segment.
-        if let tracker = state.tracker, tracker.isLive, !state.started,
+        // A start point the playlist (EXT-X-START) or the user (a start position) put nearer the edge is
+        // taken as given: waiting there for the window to grow left a playlist that never grew unstarted.
+        if let tracker = state.tracker, tracker.isLive, !state.started, tracker.playlist.start == nil, configuration.startSeconds == nil,
            tracker.liveEdgeSeconds - position < tracker.holdBackSeconds - 1e-6 { return }
         if let stall = state.stall { closeRebuffer(stall, at: now, resumed: true) }
         state.anchorTime = now
