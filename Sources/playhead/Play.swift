@@ -229,7 +229,7 @@ struct Play: AsyncParsableCommand {
         configuration.startSeconds = start
         configuration.hashFrames = framemd5 != nil
         configuration.perFrameEvents = frameEvents
-        var tracker: BeaconTracker?
+        var tracksBeacons = false
         if let adDomain {
             do {
                 let mode = AdSignalingMode(rawValue: adSignalingMode) ?? .default
@@ -239,7 +239,7 @@ struct Play: AsyncParsableCommand {
                 // The player tells the resolver whether the item is live once it has loaded it.
                 factory.register(resolver: try DefaultAdResolver(metadata: metadata, isLive: false))
                 configuration.ads = AdSettings(factory: factory, signalingMode: mode)
-                tracker = BeaconTracker(client: client)
+                tracksBeacons = true
             } catch {
                 printError("ad metadata: \(error)")
                 throw ExitCode(2)
@@ -297,6 +297,8 @@ struct Play: AsyncParsableCommand {
 
         let player = MediaPlayer(url: url, configuration: configuration, driver: driver, network: network,
                                  scheduled: try scheduledCommands(), dump: dumpSink)
+        // Each beacon is also a `beacon` event in the session's events, as the daemon's are.
+        let tracker = tracksBeacons ? BeaconTracker(client: client, bus: player.bus) : nil
         let trackerSubscriptions = tracker.map { tracker in
             [tracker.attach(to: player.bus),
              player.bus.subscribe { event in if case .timelineChanged = event.kind { tracker.update(timeline: player.timeline) } }]
@@ -315,15 +317,16 @@ struct Play: AsyncParsableCommand {
         let result = await player.run(maxSessionSeconds: duration)
         interruption.cancel()
         progress?.stop()
-        outputs.finish()
-        if let dumpSink {
-            do { try dumpSink.close() } catch { printError("dump: \(error)") }
-        }
         var final = result
         trackerSubscriptions.forEach { $0.cancel() }
         if let tracker {
+            // Before the events file closes: the beacons still under way land in it.
             await tracker.flush()
             final.beacons = tracker.records
+        }
+        outputs.finish()
+        if let dumpSink {
+            do { try dumpSink.close() } catch { printError("dump: \(error)") }
         }
         if let maxBandwidth, let chosen = final.variantBandwidth, chosen > maxBandwidth {
             printError("warning: no variant is at most \(maxBandwidth) bit/s: played the lowest, \(chosen) bit/s")
