@@ -14,6 +14,9 @@ public struct FetchedSegment: Sendable {
     public var seconds: Double
     /// Bytes of the init section at the front of ``bytes`` (0 without one).
     public var initializationByteCount = 0
+    /// Bytes fetched over the network for it now: the media as served (before decryption), and its key and
+    /// init section when they were fetched now rather than taken from the cache.
+    public var fetchedByteCount = 0
 
     /// Whether the media part is empty while an init section is in front: the demuxer would open the init
     /// section alone and find nothing to play, where an empty segment without one fails to open.
@@ -37,17 +40,19 @@ public actor SegmentFetcher {
     public func fetch(_ segment: MediaSegment, baseURL: String, at seconds: Double) async throws(PlayheadError) -> FetchedSegment {
         let url = try ResourceURL.resolve(segment.uri, against: baseURL)
         var elapsed = 0.0
+        var fetched = 0
         var initBytes: [UInt8] = []
         if let map = segment.map {
             initBytes = try await initSection(map, key: segment.key, mediaSequence: segment.mediaSequence,
-                                              baseURL: baseURL, at: seconds, elapsed: &elapsed)
+                                              baseURL: baseURL, at: seconds, elapsed: &elapsed, fetched: &fetched)
         }
         let transfer = try await network.fetch(url, range: segment.byteRange.map(Self.request), at: seconds + elapsed)
         elapsed += transfer.seconds
+        fetched += transfer.body.count
         var bytes = transfer.body
         if let key = segment.key {
             bytes = try await decrypt(bytes, key: key, mediaSequence: segment.mediaSequence, url: url,
-                                      baseURL: baseURL, at: seconds, elapsed: &elapsed)
+                                      baseURL: baseURL, at: seconds, elapsed: &elapsed, fetched: &fetched)
         }
         var trimmed = transfer
         trimmed.body = []
@@ -57,7 +62,7 @@ public actor SegmentFetcher {
                 + "\(transfer.body.count) of \(range.length) bytes (the resource ends at byte \(range.offset + transfer.body.count))")
         }
         return FetchedSegment(url: url, bytes: initBytes + bytes, transfer: trimmed, seconds: elapsed,
-                              initializationByteCount: initBytes.count)
+                              initializationByteCount: initBytes.count, fetchedByteCount: fetched)
     }
 
     private static func request(_ range: ByteRange) -> ByteRangeRequest {
@@ -65,23 +70,24 @@ public actor SegmentFetcher {
     }
 
     private func initSection(_ map: MediaInitializationSection, key: SegmentKey?, mediaSequence: Int, baseURL: String,
-                             at seconds: Double, elapsed: inout Double) async throws(PlayheadError) -> [UInt8] {
+                             at seconds: Double, elapsed: inout Double, fetched: inout Int) async throws(PlayheadError) -> [UInt8] {
         let url = try ResourceURL.resolve(map.uri, against: baseURL)
         let cacheKey = url + (map.byteRange.map { "@\($0.offset)+\($0.length)" } ?? "")
         if let cached = initSections[cacheKey] { return cached }
         let transfer = try await network.fetch(url, range: map.byteRange.map(Self.request), at: seconds + elapsed)
         elapsed += transfer.seconds
+        fetched += transfer.body.count
         var bytes = transfer.body
         if let key {
             bytes = try await decrypt(bytes, key: key, mediaSequence: mediaSequence, url: url, baseURL: baseURL,
-                                      at: seconds, elapsed: &elapsed)
+                                      at: seconds, elapsed: &elapsed, fetched: &fetched)
         }
         initSections[cacheKey] = bytes
         return bytes
     }
 
     private func decrypt(_ bytes: [UInt8], key: SegmentKey, mediaSequence: Int, url: String, baseURL: String,
-                         at seconds: Double, elapsed: inout Double) async throws(PlayheadError) -> [UInt8] {
+                         at seconds: Double, elapsed: inout Double, fetched: inout Int) async throws(PlayheadError) -> [UInt8] {
         switch key.method {
         case .none:
             return bytes
@@ -94,6 +100,7 @@ public actor SegmentFetcher {
             } else {
                 let transfer = try await network.fetch(keyURL, range: nil, at: seconds + elapsed)
                 elapsed += transfer.seconds
+                fetched += transfer.body.count
                 keyBytes = transfer.body
                 keys[keyURL] = keyBytes
             }

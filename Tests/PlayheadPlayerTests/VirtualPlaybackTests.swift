@@ -35,6 +35,20 @@ import Testing
         #expect(run.presented.filter { $0.kind == .video }.map { $0.md5 ?? "" } == reference)
     }
 
+    /// Bytes count what crossed the network: encrypted segments and the key once (AES-128), the init section
+    /// once (fMP4). They counted the decrypted bytes, and the cached init section again with every segment.
+    @Test(arguments: ["aes", "fmp4/v0"])
+    func bytesDownloadedAreTheBytesFetched(folder: String) async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(server.url("/\(folder)/index.m3u8")) { $0.mode = .demux }
+        let files = try FileManager.default.contentsOfDirectory(atPath: PlayerFixtures.streams + "/" + folder)
+        let size = { (name: String) in (try FileManager.default.attributesOfItem(atPath: PlayerFixtures.streams + "/\(folder)/\(name)")[.size] as? Int) ?? 0 }
+        let expected = try files.map(size).reduce(0, +)
+        #expect(run.report.finalStatus == .completed)
+        #expect(run.report.bytesDownloaded == expected, "every file of the folder once: \(files.sorted())")
+    }
+
     @Test func seekPresentsFirstTheSmallestPTSAtOrAfterTheTarget() async throws {
         let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         defer { server.stop() }

@@ -248,6 +248,8 @@ extension MediaPlayer {
                 var transfer = fetched.transfer
                 transfer.body = fetched.bytes
                 transfer.seconds = fetched.seconds
+                // What crossed the network: the media before decryption, the key and init section when fetched now.
+                transfer.bytesOnWire = fetched.fetchedByteCount
                 return .success(transfer)
             } catch {
                 return .failure(error)
@@ -346,12 +348,14 @@ extension MediaPlayer {
             notify(.hlsSegmentError, metadata: ["URL": transfer.url, "DESCRIPTION": item], now: now)
         }
         report.segmentsDownloaded += 1
-        report.bytesDownloaded += transfer.body.count
-        qos.recordTransfer(bytes: transfer.body.count, seconds: transfer.seconds, firstByteSeconds: transfer.firstByteSeconds)
-        let throughput = transfer.seconds > 0 ? Double(transfer.body.count * 8) / transfer.seconds : 0
-        state.throughputSamples.append(ThroughputSample(bytes: transfer.body.count, seconds: transfer.seconds, endSeconds: now))
+        // Counted as fetched (not the decrypted bytes with the cached init section in front the demuxer gets).
+        let bytes = transfer.bytesOnWire
+        report.bytesDownloaded += bytes
+        qos.recordTransfer(bytes: bytes, seconds: transfer.seconds, firstByteSeconds: transfer.firstByteSeconds)
+        let throughput = transfer.seconds > 0 ? Double(bytes * 8) / transfer.seconds : 0
+        state.throughputSamples.append(ThroughputSample(bytes: bytes, seconds: transfer.seconds, endSeconds: now))
         if state.throughputSamples.count > Self.keptThroughputSamples { state.throughputSamples.removeFirst() }
-        bus.post(.segmentLoaded(url: transfer.url, mediaSequence: mediaSequence, bytes: transfer.body.count,
+        bus.post(.segmentLoaded(url: transfer.url, mediaSequence: mediaSequence, bytes: bytes,
                                 seconds: transfer.seconds, throughputBitsPerSecond: throughput))
     }
 
