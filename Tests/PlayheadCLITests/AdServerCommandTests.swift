@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func servesTheDemoVMAPAndRecordsBeacons() async throws {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: CLI.playhead)
         process.arguments = ["ad-server", "--port", "0", "--demo-ad", "/ads/one/index.m3u8:10"]
         let out = Pipe()

@@ -144,7 +144,7 @@ import Testing
         let folder = NSTemporaryDirectory() + "playhead-signal-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: CLI.playhead)
         process.arguments = ["play", server.url("/ts/v0/index.m3u8"), "--clock", "real", "--events", folder + "/events.nd",
                              "--report", folder + "/report.json", "--quiet"]
@@ -171,8 +171,8 @@ import Testing
 
     /// Runs `playhead arguments`, sends it SIGINT once `server` has been asked for `path`, and returns
     /// the process once it has exited.
-    static func interrupt(_ arguments: [String], once server: LoopbackHTTPServer, asks path: String) async throws -> Process {
-        let process = Process()
+    static func interrupt(_ arguments: [String], once server: LoopbackHTTPServer, asks path: String) async throws -> TestProcess {
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: CLI.playhead)
         process.arguments = arguments
         process.standardError = FileHandle.nullDevice

@@ -5,7 +5,7 @@ import Testing
 
 /// Runs a program to its end and returns its standard output (expects exit status 0).
 func run(_ program: String, _ arguments: [String]) throws -> Data {
-    let process = Process()
+    let process = TestProcess()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [program] + arguments
     let pipe = Pipe()

@@ -18,7 +18,7 @@ import Glibc
 
     /// Runs the script and returns ffmpeg's PID.
     static func startStream(in directory: URL, seconds: Int) throws -> Int32 {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = repoRoot.appendingPathComponent("scripts/make-live-stream")
         process.arguments = [directory.path, String(seconds)]
         let output = Pipe()

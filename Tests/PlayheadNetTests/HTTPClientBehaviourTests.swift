@@ -21,7 +21,7 @@ import Testing
         let fixture = try Fixture()
         let text = Array((0..<2_000).map { "#EXTINF:4.000,\nsegment\($0).ts\n" }.joined().utf8)
         let url = try fixture.write("big.m3u8", text)
-        let gzip = Process()
+        let gzip = TestProcess()
         gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         gzip.arguments = ["gzip", "-k", "-9", fixture.directory + "/big.m3u8"]
         try ChildProcess.launch(gzip)

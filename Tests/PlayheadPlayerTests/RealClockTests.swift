@@ -92,7 +92,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let script = PlayerFixtures.repoRoot.appendingPathComponent("scripts/make-live-stream").path
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: script)
         process.arguments = [folder + "/live", "60"]
         process.standardOutput = FileHandle.nullDevice

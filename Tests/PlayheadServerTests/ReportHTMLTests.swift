@@ -60,7 +60,7 @@ import Testing
         }
         guard ReportHTMLTests.chromium else { return }
         let script = ServerFixtures.repoRoot.appendingPathComponent("scripts/render-report").path
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: script)
         process.arguments = [folder + "/report.html", folder + "/report.png"]
         process.standardOutput = FileHandle.nullDevice

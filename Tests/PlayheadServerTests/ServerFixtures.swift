@@ -19,7 +19,7 @@ enum ServerFixtures {
 
     /// Whether the built binary knows `serve` (it does once `Serve` is registered as a subcommand).
     static let binaryHasServe: Bool = {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: ServerFixtures.playhead)
         process.arguments = ["serve", "--help"]
         process.standardOutput = FileHandle.nullDevice
@@ -64,7 +64,7 @@ enum ServerFixtures {
 
 /// `playhead serve` running as a child process, so that SIGKILL is real.
 final class DaemonProcess: @unchecked Sendable {
-    let process = Process()
+    let process = TestProcess()
     let baseURL: String
     let token: String?
 
