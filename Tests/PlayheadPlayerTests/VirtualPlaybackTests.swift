@@ -35,6 +35,17 @@ import Testing
         #expect(run.presented.filter { $0.kind == .video }.map { $0.md5 ?? "" } == reference)
     }
 
+    /// A session without ads reports an empty ad timeline, as it reports empty adBoundaries (it left the key
+    /// out, and consumers reading `adTimeline.breaks` failed).
+    @Test func aSessionWithoutAdsHasAnEmptyAdTimeline() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(server.url("/ts/v0/index.m3u8")) { $0.mode = .demux }
+        #expect(run.report.adTimeline?.breaks.isEmpty == true)
+        let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(run.report)) as? [String: Any])
+        #expect((json["adTimeline"] as? [String: Any])?["breaks"] as? [Any] != nil)
+    }
+
     /// Bytes count what crossed the network: encrypted segments and the key once (AES-128), the init section
     /// once (fMP4). They counted the decrypted bytes, and the cached init section again with every segment.
     @Test(arguments: ["aes", "fmp4/v0"])

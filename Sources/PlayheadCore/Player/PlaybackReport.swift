@@ -106,7 +106,8 @@ public struct PlaybackReport: Sendable, Codable {
     public var maxLiveEdgeDistanceSeconds: Double?
     /// Every ad break played: the frames on each side of its two boundaries.
     public var adBoundaries: [AdBoundaryRecord] = []
-    /// The ad timeline at the end of the session.
+    /// The ad timeline at the end of the session (its `breaks` empty when none was placed; nil only in a
+    /// report written before the session began).
     public var adTimeline: AdTimeline?
     /// Every VAST beacon fired (event, ad, media time, wall time, URL, HTTP status, attempts), when a
     /// beacon tracker ran with the session.

@@ -164,7 +164,7 @@ extension MediaPlayer {
             copy.playbackInformation = information
             copy.totalRebufferSeconds = copy.rebuffers.reduce(0) { $0 + $1.durationSeconds }
             copy.driftSeconds = copy.mediaSeconds - copy.manifestSeconds
-            if !timeline.breaks.isEmpty { copy.adTimeline = timeline }
+            copy.adTimeline = timeline
             partial = copy
         }
         publish {
@@ -195,7 +195,8 @@ extension MediaPlayer {
         report.positionSeconds = state.position(at: now)
         report.playbackInformation = qos.information(at: now)
         report.notifications = bus.notificationHistory.items
-        if !state.timeline.breaks.isEmpty { report.adTimeline = state.timeline }
+        // Always there (no break placed: an empty list), as adBoundaries and beacons are.
+        report.adTimeline = state.timeline
         report.adBoundaries.removeAll(where: \.presentedNothing)
         state.boundaryIndex = [:]
         report.totalRebufferSeconds = report.rebuffers.reduce(0) { $0 + $1.durationSeconds }
