@@ -10,7 +10,8 @@ struct AdServerCommand: AsyncParsableCommand {
         discussion: """
         Beacons are requests below /beacon/; GET /beacons lists them as JSON (path, query, wall time, status).
         --demo-ad PATH:SECONDS registers /vmap (a pre-roll, a mid-roll at 50 % and a post-roll) and /vast (for
-        per-cue requests), each with one fully tracked ad playing PATH (below --media, or a full URL).
+        per-cue requests), each with one fully tracked ad playing PATH (a file below --media, checked at start, or a
+        full URL).
         """
     )
 
@@ -37,9 +38,18 @@ struct AdServerCommand: AsyncParsableCommand {
             guard seen.insert(path).inserted else { throw ValidationError("--document \(document): \(path) is given twice") }
         }
         if let demoAd {
-            _ = try Self.demo(demoAd)
+            let (adPath, _) = try Self.demo(demoAd)
             for path in ["/vmap", "/vast"] where seen.contains(path) {
                 throw ValidationError("--document \(path) is also registered by --demo-ad")
+            }
+            // A path the server will not have is refused now, not found by the player as AD_NOT_INSERTED.
+            if !adPath.hasPrefix("http://"), !adPath.hasPrefix("https://") {
+                guard let media else { throw ValidationError("--demo-ad \(demoAd): \(adPath) is served from --media, which is not given (or give a full URL)") }
+                var isFolder: ObjCBool = false
+                let file = URL(fileURLWithPath: media).appendingPathComponent(String(adPath.drop { $0 == "/" })).path
+                guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue else {
+                    throw ValidationError("--demo-ad \(demoAd): no file \(file) below --media \(media)")
+                }
             }
         }
         if let portFile, let reason = Play.unwritable(portFile) { throw ValidationError("--port-file \(portFile): \(reason)") }

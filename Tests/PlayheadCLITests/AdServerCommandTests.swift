@@ -13,12 +13,17 @@ import Testing
         #expect(missing.status == 2 && missing.stderr.contains("cannot read /nonexistent/vmap.xml"))
         let demo = await CLI.run(CLI.playhead, ["ad-server", "--demo-ad", "/ad.m3u8"])
         #expect(demo.status == 2 && demo.stderr.contains("expected PATH:SECONDS"))
+        // An ad path the server would not have: refused now (it started, and the player said AD_NOT_INSERTED).
+        let noMedia = await CLI.run(CLI.playhead, ["ad-server", "--demo-ad", "/nope.m3u8:10"])
+        #expect(noMedia.status == 2 && noMedia.stderr.contains("is served from --media, which is not given"), "\(noMedia.stderr)")
+        let absent = await CLI.run(CLI.playhead, ["ad-server", "--media", CLI.streams, "--demo-ad", "/nope.m3u8:10"])
+        #expect(absent.status == 2 && absent.stderr.contains("no file \(CLI.streams)/nope.m3u8 below --media"), "\(absent.stderr)")
     }
 
     @Test func servesTheDemoVMAPAndRecordsBeacons() async throws {
         let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: CLI.playhead)
-        process.arguments = ["ad-server", "--port", "0", "--demo-ad", "/ads/one/index.m3u8:10"]
+        process.arguments = ["ad-server", "--port", "0", "--media", CLI.streams, "--demo-ad", "/cues/ad/master.m3u8:10"]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -34,7 +39,7 @@ import Testing
         #expect(vmap.components(separatedBy: "<vmap:AdBreak ").count == 4)
         #expect(vmap.contains(base + "/vast"))
         let vast = String(decoding: try await client.get(base + "/vast").body, as: UTF8.self)
-        #expect(vast.contains(base + "/ads/one/index.m3u8"))
+        #expect(vast.contains(base + "/cues/ad/master.m3u8"))
         _ = try await client.get(base + "/beacon/start?ad=demo-ad")
         let beacons = String(decoding: try await client.get(base + "/beacons").body, as: UTF8.self)
         #expect(beacons.contains("\"path\":\"\\/beacon\\/start\"") || beacons.contains("\"path\":\"/beacon/start\""))
