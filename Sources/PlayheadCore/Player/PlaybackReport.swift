@@ -44,6 +44,9 @@ public struct SeekRecord: Sendable, Codable, Equatable {
     public var completedAt: Double?
     /// Content time of that first frame.
     public var firstFrameSeconds: Double?
+    /// Why the player seeked on its own (`fellBehindLiveWindow`: the live window slid past the next segment);
+    /// nil for a seek asked for.
+    public var automatic: String?
     /// True when the target was inside the media already fetched (the forward or back buffer): it played
     /// from there, fetching nothing again and leaving the loading under way alone.
     public var fromBuffer: Bool?

@@ -104,7 +104,7 @@ extension MediaPlayer {
     /// smallest timeline time at or after it. Breaks before a content target are passed. A target inside
     /// the content already fetched (forward or back buffer), in an item without breaks, plays from there:
     /// nothing is fetched again and the loading under way goes on.
-    func seek(to requested: Double, now: Double, applyPolicy: Bool = true) {
+    func seek(to requested: Double, now: Double, applyPolicy: Bool = true, automatic: String? = nil) {
         guard let tracker = state.tracker else { return }
         let range = timelineSeekableRange(tracker)
         let from = state.position(at: now)
@@ -115,7 +115,7 @@ extension MediaPlayer {
         let landing = target
         bus.post(.seekStarted(from: from, to: target))
         notify(.seekStart, metadata: [:], now: now)
-        report.seeks.append(SeekRecord(fromSeconds: from, toSeconds: target, requestedAt: now))
+        report.seeks.append(SeekRecord(fromSeconds: from, toSeconds: target, requestedAt: now, automatic: automatic))
         state.pendingSeek = report.seeks.count - 1
         if let stall = state.stall { closeRebuffer(stall, at: now, resumed: true) }
         leaveAdForSeek()

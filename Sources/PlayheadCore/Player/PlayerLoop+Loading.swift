@@ -488,7 +488,7 @@ extension MediaPlayer {
         if !inBreak, let next = state.nextSequence, tracker.fellBehind(nextMediaSequence: next) {
             let recovery = tracker.recoveryPosition()
             bus.post(.custom(name: "fellBehindLiveWindow", payload: ["missingMediaSequence": String(next), "recoverTo": String(recovery.seconds)]))
-            seek(to: recovery.seconds, now: now)
+            seek(to: recovery.seconds, now: now, automatic: "fellBehindLiveWindow")
         }
         if !inBreak, let next = state.nextSequence, tracker.endListSeen, tracker.segment(mediaSequence: next) == nil {
             state.nextSequence = nil
