@@ -69,7 +69,13 @@ extension SessionSpec {
             spec.ads.enableLivePreroll = try ads.bool("enableLivePreroll")
             if spec.ads.enabled, spec.ads.adTagURL == nil { throw .missingField("ads.adTagURL") }
         }
-        if let tags = try r.stringArray("subscribedTags") { spec.subscribedTags = tags }
+        if let tags = try r.stringArray("subscribedTags") {
+            // The PSDK's subscribed tags are named with their '#' (#EXT-X-CUE); a bare name matches no line.
+            if let bare = tags.first(where: { !$0.hasPrefix("#") || $0.count < 2 }) {
+                throw .invalidField("subscribedTags", "each tag starts with '#' and names a tag, e.g. #EXT-X-CUE; \"\(bare)\" does not")
+            }
+            spec.subscribedTags = tags
+        }
         if let dump = try r.object("dump") {
             try dump.rejectUnknown(["frameEvents"])
             spec.dump.frameEvents = try dump.bool("frameEvents") ?? false

@@ -38,6 +38,8 @@ import Testing
             (#"{"url": "http://h/a", "startSeconds": 1e12}"#, "startSeconds"),
             (#"{"url": "http://h/a", "bandwidthMegabitsPerSecond": 1e300}"#, "bandwidthMegabitsPerSecond"),
             (#"{"url": "http://h/a", "rate": 1e400}"#, "rate"), (#"{"url": "http://h/a", "abr": {"variant": -1e999}}"#, "abr.variant"),
+            (##"{"url": "http://h/a", "subscribedTags": ["#EXT-X-CUE", "EXT-X-FOO"]}"##, "subscribedTags"),
+            (##"{"url": "http://h/a", "subscribedTags": ["#"]}"##, "subscribedTags"),
         ]
         for (json, field) in cases {
             #expect(throws: APIError.self) { try parse(json) }
