@@ -65,10 +65,12 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let token, request.uri.path != "/healthz" else { return try await next(request, context) }
-        // The scheme is case-insensitive (RFC 9110 §11.1); the token is not.
+        // The scheme is case-insensitive and followed by one or more spaces (RFC 9110 §11.1, §11.4); the
+        // token is not case-insensitive.
         let given = request.headers[.authorization] ?? ""
         let scheme = given.prefix(7).lowercased()
-        guard scheme == "bearer ", Self.equalInConstantTime(String(given.dropFirst(7)), token) else {
+        let credentials = given.dropFirst(6).drop { $0 == " " }
+        guard scheme == "bearer ", Self.equalInConstantTime(String(credentials), token) else {
             return HTTPReply.error(.unauthorized)
         }
         return try await next(request, context)

@@ -147,6 +147,11 @@ import Testing
                 let response = try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "\(scheme) \(Self.token)"])
                 #expect(response.status == .ok, "\(scheme)")
             }
+            // One or more spaces after the scheme (RFC 9110); two were refused.
+            let twoSpaces = try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer  \(Self.token)"])
+            #expect(twoSpaces.status == .ok)
+            let none = try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer\(Self.token)"])
+            #expect(none.status == .unauthorized)
             let wrongCase = try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer S3CRET"])
             #expect(wrongCase.status == .unauthorized)
         }
