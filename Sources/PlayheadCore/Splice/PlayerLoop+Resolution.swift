@@ -15,6 +15,12 @@ extension MediaPlayer {
         if !state.seenOpportunities.contains(Self.serverMapID) {
             state.seenOpportunities.insert(Self.serverMapID)
             let join = tracker.isLive ? (configuration.startSeconds ?? tracker.startPosition().seconds) : nil
+            if tracker.isLive, settings.signalingMode == .serverMap {
+                // The PSDK's table: a server map is for VOD; live places breaks at the cues. Said, not silent.
+                bus.post(.custom(name: "adSignalingModeUnsupported", payload: [
+                    "mode": "serverMap", "reason": "a server map is for VOD; this live stream places breaks at its cues (manifestCues)",
+                ]))
+            }
             for resolver in settings.factory.contentResolvers { resolver.prepare(isLive: tracker.isLive, joinPointSeconds: join) }
             if !tracker.isLive, mode == .serverMap, let resolver = settings.factory.serverMapResolver {
                 let resolution = await resolver.resolveServerMap(contentDurationSeconds: tracker.segments.last?.endSeconds, delegate: nil)
