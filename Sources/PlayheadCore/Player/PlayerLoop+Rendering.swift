@@ -10,64 +10,88 @@ extension MediaPlayer {
     /// drains the one before, so its last frames come out placed by their own segment.
     func fillFrames(now: Double) {
         while frames.peek(masterKind) == nil {
-            guard let (packet, segment) = buffer.nextPacket() else {
-                if state.landingAfterBreak != nil, state.adCursor == nil, state.nextSequence == nil, configuration.mode != .demux,
-                   let last = state.decodingSegment {
-                    // The break a seek plays is all in: drain its decoder so its last frames play before the landing.
-                    let old = decoder(for: last.placement.source)
-                    old.finish { queueFrame($0, from: last, now: now) }
-                    old.reset()
-                    state.decodingSegment = nil
-                    continue
-                }
-                if configuration.mode != .demux, let last = state.decodingSegment, case let .ad(breakId, adIndex) = last.placement.source,
-                   state.adCursor?.breakId != breakId || state.adCursor?.adIndex != adIndex {
-                    // An ad all in and all fed, nothing after it yet (live: content resumes at the cue's end,
-                    // not out yet): drain its decoder now, so its last frames play and it completes on time
-                    // rather than when the next source comes.
-                    let old = decoder(for: last.placement.source)
-                    old.finish { queueFrame($0, from: last, now: now) }
-                    old.reset()
-                    state.decodingSegment = nil
-                    continue
-                }
-                if state.endLoaded, buffer.isDrained, !state.drained {
-                    state.drained = true
-                    if configuration.mode != .demux, let last = state.decodingSegment ?? buffer.back.last {
-                        decoder(for: last.placement.source).finish { queueFrame($0, from: last, now: now) }
-                    }
-                }
-                return
+            guard decodeStep(now: now) else { return }
+        }
+    }
+
+    /// Real clock: with time to spare before the next frame is due, decodes on until a few frames of the
+    /// master kind wait (``decodeAheadFrames``), one packet at a time, so work that makes no frame to show
+    /// (the group of pictures before a resume point after an ad, decoded from its keyframe) is done ahead
+    /// rather than when the frame is due, which made the first frames after a mid-roll late and dropped.
+    func decodeAhead(now: Double) {
+        guard !driver.isVirtual, state.clockRunning else { return }
+        while frames.count(masterKind) < Self.decodeAheadFrames {
+            if let next = frames.earliest(), state.time(atPosition: next.timelineSeconds) - driver.now < Self.decodeAheadSlackSeconds { return }
+            guard decodeStep(now: now) else { return }
+        }
+    }
+
+    /// Frames of the master kind ``decodeAhead(now:)`` keeps waiting on the real clock.
+    static let decodeAheadFrames = 8
+    /// It stops this close to the next frame's time, seconds.
+    static let decodeAheadSlackSeconds = 0.015
+
+    /// One step of decoding: one packet decoded (or, in demux mode, one segment's packets queued), or a
+    /// decoder drained that is due; false when there is nothing to do now.
+    private func decodeStep(now: Double) -> Bool {
+        guard let (packet, segment) = buffer.nextPacket() else {
+            if state.landingAfterBreak != nil, state.adCursor == nil, state.nextSequence == nil, configuration.mode != .demux,
+               let last = state.decodingSegment {
+                // The break a seek plays is all in: drain its decoder so its last frames play before the landing.
+                let old = decoder(for: last.placement.source)
+                old.finish { queueFrame($0, from: last, now: now) }
+                old.reset()
+                state.decodingSegment = nil
+                return true
             }
-            if let previous = state.decodingSegment, previous !== segment,
-               previous.placement.source != segment.placement.source
-                || previous.anchorKey != segment.anchorKey
-                || (configuration.mode != .demux && decoder(for: segment.placement.source).changesDecoders(segment.demuxed)) {
-                // A new source, a discontinuity (declared or not) within one, or another rendition whose streams need
-                // other decoders (fMP4: its own initialization section): the frames the decoder still holds (B-frame
-                // reordering, frame threads) belong to the segment before and are placed by its anchor.
-                if configuration.mode != .demux {
-                    let old = decoder(for: previous.placement.source)
-                    old.finish { queueFrame($0, from: previous, now: now) }
-                    old.reset()
+            if configuration.mode != .demux, let last = state.decodingSegment, case let .ad(breakId, adIndex) = last.placement.source,
+               state.adCursor?.breakId != breakId || state.adCursor?.adIndex != adIndex {
+                // An ad all in and all fed, nothing after it yet (live: content resumes at the cue's end,
+                // not out yet): drain its decoder now, so its last frames play and it completes on time
+                // rather than when the next source comes.
+                let old = decoder(for: last.placement.source)
+                old.finish { queueFrame($0, from: last, now: now) }
+                old.reset()
+                state.decodingSegment = nil
+                return true
+            }
+            if state.endLoaded, buffer.isDrained, !state.drained {
+                state.drained = true
+                if configuration.mode != .demux, let last = state.decodingSegment ?? buffer.back.last {
+                    decoder(for: last.placement.source).finish { queueFrame($0, from: last, now: now) }
                 }
             }
-            state.decodingSegment = segment
-            if configuration.mode == .demux {
-                // Packets come in decode order; present a whole segment's worth in presentation order.
-                var packets = [packet]
-                while let (next, _) = buffer.nextPacket(within: segment) {
-                    packets.append(next)
-                }
-                for item in packets.sorted(by: { ($0.pts ?? .min) < ($1.pts ?? .min) }) {
-                    queuePacket(item, from: segment, now: now)
-                }
-            } else {
-                let known = segment.demuxed.damage.count
-                decoder(for: segment.placement.source).decode(packet, in: segment.demuxed) { queueFrame($0, from: segment, now: now) }
-                reportDecodeDamage(of: segment, after: known, now: now)
+            return false
+        }
+        if let previous = state.decodingSegment, previous !== segment,
+           previous.placement.source != segment.placement.source
+            || previous.anchorKey != segment.anchorKey
+            || (configuration.mode != .demux && decoder(for: segment.placement.source).changesDecoders(segment.demuxed)) {
+            // A new source, a discontinuity (declared or not) within one, or another rendition whose streams need
+            // other decoders (fMP4: its own initialization section): the frames the decoder still holds (B-frame
+            // reordering, frame threads) belong to the segment before and are placed by its anchor.
+            if configuration.mode != .demux {
+                let old = decoder(for: previous.placement.source)
+                old.finish { queueFrame($0, from: previous, now: now) }
+                old.reset()
             }
         }
+        state.decodingSegment = segment
+        if configuration.mode == .demux {
+            // Packets come in decode order; present a whole segment's worth in presentation order.
+            var packets = [packet]
+            while let (next, _) = buffer.nextPacket(within: segment) {
+                packets.append(next)
+            }
+            for item in packets.sorted(by: { ($0.pts ?? .min) < ($1.pts ?? .min) }) {
+                queuePacket(item, from: segment, now: now)
+            }
+        } else {
+            let known = segment.demuxed.damage.count
+            decoder(for: segment.placement.source).decode(packet, in: segment.demuxed) { queueFrame($0, from: segment, now: now) }
+            reportDecodeDamage(of: segment, after: known, now: now)
+        }
+        return true
     }
 
     /// Damage the decoders found in `segment` (concealed errors, undecodable packets) past the first

@@ -100,6 +100,7 @@ extension MediaPlayer {
         fillFrames(now: now)
         updateBuffering(now: now)
         presentDue(now: now)
+        decodeAhead(now: now)
         buffer.trimBack(position: state.position(at: now))
         checkStall(now: now)
         checkLiveStuck(now: now)

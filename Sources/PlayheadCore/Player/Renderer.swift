@@ -56,6 +56,9 @@ struct FrameQueue {
         MediaKind.allCases.compactMap { peek($0) }.min { $0.timelineSeconds < $1.timelineSeconds }
     }
 
+    /// Frames of `kind` waiting.
+    func count(_ kind: MediaKind) -> Int { (queues[kind]?.count ?? 0) - heads[kind, default: 0] }
+
     /// Frames waiting, all kinds.
     var count: Int { queues.reduce(0) { $0 + $1.value.count - heads[$1.key, default: 0] } }
 
