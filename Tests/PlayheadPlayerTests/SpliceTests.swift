@@ -97,6 +97,27 @@ import Testing
         #expect(result.boundaries.allSatisfy { $0.videoGapOutMilliseconds == 0 && abs($0.videoGapInMilliseconds ?? 1) < 1e-3 })
     }
 
+    /// A cue inside a segment's last frame (7.99 s at 25 fps: that frame is 7.96-8.00 s, the next is the next
+    /// segment's first) and one inside the content's last frame (29.99 s): the breaks start where those frames
+    /// end, 8 s and 30 s (the post-roll). They stayed at the cue: content resumed two frames early, frames
+    /// played twice, and the post-roll began 10 ms inside the last frame.
+    @Test func aCueInsideASegmentsLastFrameSplicesAtTheSegmentsEnd() async throws {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let map = AdMap(breaks: [7.99, 29.99].map { AdMap.Entry(time: $0, cueId: nil, ads: [.init(url: "../cues/ad/v1/index.m3u8", duration: 10, id: nil)]) })
+        let result = try await AdBoundaryChecker(client: client).check(url: server.url("/fps25/index.m3u8"), adMap: map, live: false)
+        let verdicts = result.boundaries
+        let allExact = verdicts.allSatisfy { $0.exact }
+        #expect(allExact, "\(verdicts.map(\.problems))")
+        #expect(verdicts.map(\.cueSeconds) == [7.99, 29.99])
+        #expect(result.report.adTimeline?.breaks.map(\.contentSeconds) == [8, 30])
+        #expect(verdicts.first?.firstContentAfter == 8)
+        #expect(result.report.framesPresented["video"] == 750 + 2 * 300, "every content frame once, and both ads")
+    }
+
     /// EXTINF rounded to 4.0 over 4.004 s segments of 29.97 fps: a break cued at a segment's listed start
     /// (12 s) and the post-roll start where the media before them ends (12.012 s, and the content's end),
     /// not 12 ms inside the last content frame.

@@ -87,7 +87,10 @@ extension MediaPlayer {
             let source = sourceSeconds(Double(pts) * packet.timeBase.doubleValue, in: segment)
             if source >= cue - 1e-6, first.map({ source < $0 }) ?? true { first = source }
         }
-        guard let frame = first, frame > cue + 1e-6 else { return cue }
+        // A cue inside the segment's last frame: that frame ends where the segment's media does (the next
+        // frame is the next segment's first). It was left at the cue, and content resumed two frames early.
+        if first == nil, let span = segment.demuxed.timeSpan(of: masterKind) { first = sourceSeconds(span.end, in: segment) }
+        guard let frame = first, frame > cue + 1e-6, frame < cue + 0.5 else { return cue }
         state.signalledCues[adBreak.id] = state.signalledCues[adBreak.id] ?? cue
         state.timeline = state.timeline.movingBreak(adBreak.id, toContentSeconds: frame)
         postTimelineChanged()
