@@ -192,6 +192,27 @@ import Testing
         #expect(run.report.finalStatus == .completed)
     }
 
+    /// Two breaks of one answer at one place (a post-roll and a break moved after the content's end to it; two
+    /// entries at 10 s) make one break with the ads of both, in order. The second was dropped without a word.
+    @Test(arguments: [[30.0, 500], [10, 10]])
+    func breaksOfOneAnswerAtOnePlaceMerge(times: [Double]) async throws {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let map = AdMap(breaks: times.enumerated().map { index, time in
+            AdMap.Entry(time: time, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 10, id: "ad\(index)")])
+        })
+        let result = try await AdBoundaryChecker(client: client).check(url: server.url("/cues/ts/master.m3u8"), adMap: map, live: false)
+        let breaks = result.report.adTimeline?.breaks ?? []
+        #expect(breaks.count == 1 && breaks.first?.ads.map(\.id) == ["ad0", "ad1"], "\(breaks.map { ($0.contentSeconds, $0.ads.map(\.id)) })")
+        #expect(result.report.framesPresented["video"] == 900 + 600)
+        let verdicts = result.boundaries
+        let allExact = verdicts.allSatisfy { $0.exact }
+        #expect(allExact, "\(verdicts.map(\.problems))")
+    }
+
     /// An ad declared 5 s whose media lasts 10 s: its quartiles are fractions of the 10 s that play (they were
     /// of 5 s, the midpoint a quarter of the way in), and an adDurationMismatch event says so.
     @Test func anAdsQuartilesFollowItsMediaNotItsDeclaredDuration() async throws {

@@ -157,6 +157,8 @@ struct LoopState {
     /// The cue as signalled, by break id, of an inserted break moved to the next frame's start (see
     /// ``MediaPlayer/alignBreakToFrame(cue:in:)``); the boundary record keeps it.
     var signalledCues: [String: Double] = [:]
+    /// The opportunity (server map, cue, pre-roll request) whose answer placed each break, by break id.
+    var breakOrigins: [String: String] = [:]
     /// The last whole second and quartile of the playing ad for which adProgress was posted, and how
     /// many of its VAST progress offsets had been reached then.
     var adProgressMark: (second: Int, quartile: Int, offsets: Int) = (-1, 0, 0)

@@ -126,8 +126,16 @@ extension MediaPlayer {
                     adBreak.replacedContentSeconds = 0
                 }
                 // One break per place: a cue the server map already placed (within half a second) adds nothing.
-                let placed = state.timeline.breaks.contains { $0.id == adBreak.id || abs($0.contentSeconds - adBreak.contentSeconds) < AdMap.timeToleranceSeconds }
+                // Two breaks of one answer at one place (a break moved to the post-roll where there is one, or
+                // two map entries at one time) make one break with the ads of both, in order: the second was lost.
+                let same = state.timeline.breaks.first { $0.id != adBreak.id && abs($0.contentSeconds - adBreak.contentSeconds) < AdMap.timeToleranceSeconds }
+                if let same, state.breakOrigins[same.id] == opportunity.id, !state.breaksDone.contains(same.id) {
+                    await mergeAds(of: adBreak, into: same, prefetched: prefetched)
+                    continue
+                }
+                let placed = same != nil || state.timeline.breaks.contains { $0.id == adBreak.id }
                 if placed { continue }
+                state.breakOrigins[adBreak.id] = opportunity.id
                 var assets: [AdAsset] = []
                 var ads: [TimelineAd] = []
                 for var ad in adBreak.ads {
@@ -144,6 +152,26 @@ extension MediaPlayer {
                 postTimelineChanged()
             }
         }
+    }
+
+    /// Adds the ads of `adBreak` at the end of `existing` (a break of the same answer at the same place),
+    /// said in an `adBreakMerged` event.
+    private func mergeAds(of adBreak: AdBreak, into existing: AdBreak, prefetched: [String: Result<AdPlaylists, any Error>]) async {
+        var added: [TimelineAd] = []
+        for var ad in adBreak.ads {
+            if let asset = await loadAdAsset(ad, breakId: existing.id, prefetched: prefetched[ad.url]) {
+                takeMediaDuration(of: asset, into: &ad, breakId: existing.id)
+                state.adAssets[existing.id, default: []].append(asset)
+                added.append(ad)
+            }
+        }
+        guard !added.isEmpty else { return }
+        state.timeline = state.timeline.addingAds(added, toBreak: existing.id)
+        bus.post(.custom(name: "adBreakMerged", payload: [
+            "breakId": adBreak.id, "into": existing.id, "ads": String(added.count),
+            "reason": String(format: "a break of the same answer is already at %g s: its ads play after that break's", existing.contentSeconds),
+        ]))
+        postTimelineChanged()
     }
 
     /// An ad whose media playlist lasts other than its declared duration (VAST `<Duration>`, an ad map's

@@ -232,6 +232,14 @@ extension AdTimeline {
         return copy
     }
 
+    /// The timeline with `ads` played at the end of break `breakId`.
+    public func addingAds(_ ads: [TimelineAd], toBreak breakId: String) -> AdTimeline {
+        var copy = self
+        guard let index = copy.breaks.firstIndex(where: { $0.id == breakId }) else { return self }
+        copy.breaks[index].ads += ads
+        return copy
+    }
+
     /// The timeline with break `breakId` at content time `seconds` (kept in content order).
     public func movingBreak(_ breakId: String, toContentSeconds seconds: Double) -> AdTimeline {
         var moved = breaks
