@@ -161,7 +161,9 @@ import Testing
         let client = HTTPClient()
         defer { client.shutdown() }
         let map = AdMap(breaks: [8, 20].map { AdMap.Entry(time: $0, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 10, id: nil)]) })
-        let result = try await AdBoundaryChecker(client: client).check(url: server.url("/ts/master.m3u8"), adMap: map, live: false)
+        // 1.5 Mbit/s: the rung climbs and settles around the breaks.
+        let result = try await AdBoundaryChecker(client: client).check(url: server.url("/ts/master.m3u8"), adMap: map, live: false,
+                                                                        megabitsPerSecond: 1.5)
         let verdicts = result.boundaries
         let allExact = verdicts.allSatisfy { $0.exact }
         #expect(allExact, "\(verdicts.map(\.problems))")
@@ -190,6 +192,26 @@ import Testing
         #expect(rung == 3_370_400, "the content climbed to the top rung before the break")
         #expect(record.adMediaURLs.first?.hasSuffix("/ad/v3/index.m3u8") == true, "\(record.adMediaURLs)")
         #expect(run.report.finalStatus == .completed)
+    }
+
+    /// Ad segments (another server, short files) do not feed the content's throughput estimate: on a 50 Mbit/s
+    /// link the content stays on its top rung across the breaks. After each break it fell to 640x360.
+    @Test func adSegmentsDoNotPullTheContentsRungDown() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let url = server.url("/ts/master.m3u8")
+        let map = AdMap(breaks: [8, 20].map { AdMap.Entry(time: $0, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 10, id: nil)]) })
+        let run = await PlayerFixtures.playVirtual(url) { configuration in
+            let factory = MediaPlayerClientFactory()
+            factory.register(resolver: AdMapResolver(map: try! map.resolvingURLs(against: url)))
+            configuration.ads = AdSettings(factory: factory)
+            configuration.mode = .demux
+        }
+        let top = 3_370_400
+        let switches = run.report.bitrateSwitches.map(\.toBitsPerSecond)
+        let reachedTop = try #require(switches.firstIndex(of: top), "\(switches)")
+        #expect(switches[reachedTop...].allSatisfy { $0 == top }, "no step down once at the top: \(switches)")
+        #expect(run.report.adBoundaries.count == 2)
     }
 
     /// Two breaks of one answer at one place (a post-roll and a break moved after the content's end to it; two

@@ -341,8 +341,10 @@ extension MediaPlayer {
         }
     }
 
-    /// Accounts for a segment transfer (content or ad): bytes, QoS, the bandwidth estimate, the event.
-    func recordSegment(_ transfer: NetworkTransfer, mediaSequence: Int, now: Double) {
+    /// Records a segment transfer: report, QoS and the `segmentLoaded` event; a content segment's also
+    /// feeds the throughput estimate the ABR controller reads (`estimatesContent`). An ad segment's does not:
+    /// it comes from another server, in short files, and after each break it pulled the content's rung down.
+    func recordSegment(_ transfer: NetworkTransfer, mediaSequence: Int, now: Double, estimatesContent: Bool = true) {
         for item in transfer.damage {
             report.damage.append(item)
             notify(.hlsSegmentError, metadata: ["URL": transfer.url, "DESCRIPTION": item], now: now)
@@ -353,8 +355,10 @@ extension MediaPlayer {
         report.bytesDownloaded += bytes
         qos.recordTransfer(bytes: bytes, seconds: transfer.seconds, firstByteSeconds: transfer.firstByteSeconds)
         let throughput = transfer.seconds > 0 ? Double(bytes * 8) / transfer.seconds : 0
-        state.throughputSamples.append(ThroughputSample(bytes: bytes, seconds: transfer.seconds, endSeconds: now))
-        if state.throughputSamples.count > Self.keptThroughputSamples { state.throughputSamples.removeFirst() }
+        if estimatesContent {
+            state.throughputSamples.append(ThroughputSample(bytes: bytes, seconds: transfer.seconds, endSeconds: now))
+            if state.throughputSamples.count > Self.keptThroughputSamples { state.throughputSamples.removeFirst() }
+        }
         bus.post(.segmentLoaded(url: transfer.url, mediaSequence: mediaSequence, bytes: bytes,
                                 seconds: transfer.seconds, throughputBitsPerSecond: throughput))
     }

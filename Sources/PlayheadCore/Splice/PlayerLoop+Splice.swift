@@ -136,7 +136,7 @@ extension MediaPlayer {
               let adBreak = state.timeline.breaks.first(where: { $0.id == cursor.breakId }) else { return }
         let asset = assets[cursor.adIndex]
         guard let tracked = asset.tracker.segment(mediaSequence: cursor.mediaSequence) else { return }
-        recordSegment(transfer, mediaSequence: cursor.mediaSequence, now: now)
+        recordSegment(transfer, mediaSequence: cursor.mediaSequence, now: now, estimatesContent: false)
         // Replacement: the break may not outlast the content it replaces; a longer ad is cut.
         let budgetEnd: Double? = adBreak.replacedContentSeconds > 0 ? cursor.breakTimelineStart + adBreak.replacedContentSeconds : nil
         let placement = Placement(source: .ad(breakId: cursor.breakId, adIndex: cursor.adIndex), offset: cursor.adTimelineStart,
