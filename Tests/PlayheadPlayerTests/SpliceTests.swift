@@ -194,6 +194,36 @@ import Testing
         #expect(run.report.finalStatus == .completed)
     }
 
+    /// A frame sink that counts what it is given.
+    final class CountingSink: FrameDumpSink, @unchecked Sendable {
+        var video = 0, audio = 0
+        func video(_ frame: RawVideoFrame) { video += 1 }
+        func audio(_ frame: RawAudioFrame) { audio += 1 }
+        func close() throws(DumpError) {}
+    }
+
+    /// The dump has every presented frame, the ads' too (they were left out: 900 frames dumped of 1,200 shown).
+    @Test func theDumpHoldsThePresentedAdFrames() async throws {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let url = server.url("/cues/ts/master.m3u8")
+        let factory = MediaPlayerClientFactory()
+        let map = AdMap(breaks: [AdMap.Entry(time: 10, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 10, id: nil)])])
+        factory.register(resolver: AdMapResolver(map: try map.resolvingURLs(against: url)))
+        var configuration = PlayerConfiguration()
+        configuration.ads = AdSettings(factory: factory)
+        let sink = CountingSink()
+        let player = MediaPlayer(url: url, configuration: configuration, driver: VirtualTimeDriver(),
+                                 network: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50)), dump: sink)
+        let report = await player.run()
+        #expect(report.framesPresented["video"] == 1200)
+        #expect(sink.video == 1200)
+        #expect(sink.audio == report.framesPresented["audio"])
+    }
+
     /// Ad segments (another server, short files) do not feed the content's throughput estimate: on a 50 Mbit/s
     /// link the content stays on its top rung across the breaks. After each break it fell to 640x360.
     @Test func adSegmentsDoNotPullTheContentsRungDown() async throws {

@@ -223,8 +223,9 @@ extension MediaPlayer {
                     return nil
                 }
             }
-            var options = decoder.options
-            options.dump = nil
+            // The same options as the content's, the dump sink included: the presented ad frames are dumped
+            // too (they were left out, so --dump held the content alone while framemd5 had the ads).
+            let options = decoder.options
             let asset = AdAsset(ad: ad, mediaURL: fetched.mediaURL, tracker: LivePlaylistTracker(first: fetched.media, loadedAt: driver.now),
                                 decoder: RenditionDecoder(options: options))
             asset.renditions = fetched.renditions
