@@ -45,6 +45,13 @@ enum PlayerFixtures {
         return Run(report: report, events: collected.events, presented: collected.frames)
     }
 
+    /// Ad settings whose one resolver is `map`, its URLs resolved against the item's `url`.
+    static func ads(_ map: AdMap, for url: String) -> AdSettings {
+        let factory = MediaPlayerClientFactory()
+        factory.register(resolver: AdMapResolver(map: try! map.resolvingURLs(against: url)))
+        return AdSettings(factory: factory)
+    }
+
     /// Demux mode from position 0, with the splice tests' ad map (resolved against `url`) as resolver:
     /// the setup of the live-ad timing tests.
     static func liveAdConfiguration(for url: String) throws -> PlayerConfiguration {

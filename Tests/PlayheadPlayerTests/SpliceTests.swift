@@ -181,9 +181,7 @@ import Testing
         let url = server.url("/ts/master.m3u8")
         let map = AdMap(breaks: [AdMap.Entry(time: 8, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 10, id: nil)])])
         let run = await PlayerFixtures.playVirtual(url) { configuration in
-            let factory = MediaPlayerClientFactory()
-            factory.register(resolver: AdMapResolver(map: try! map.resolvingURLs(against: url)))
-            configuration.ads = AdSettings(factory: factory)
+            configuration.ads = PlayerFixtures.ads(map, for: url)
         }
         let record = try #require(run.report.adBoundaries.first)
         // The content's rung when the break began: the last bitrate change before the first ad frame.
@@ -210,11 +208,9 @@ import Testing
         let client = HTTPClient()
         defer { client.shutdown() }
         let url = server.url("/cues/ts/master.m3u8")
-        let factory = MediaPlayerClientFactory()
         let map = AdMap(breaks: [AdMap.Entry(time: 10, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 10, id: nil)])])
-        factory.register(resolver: AdMapResolver(map: try map.resolvingURLs(against: url)))
         var configuration = PlayerConfiguration()
-        configuration.ads = AdSettings(factory: factory)
+        configuration.ads = PlayerFixtures.ads(map, for: url)
         let sink = CountingSink()
         let player = MediaPlayer(url: url, configuration: configuration, driver: VirtualTimeDriver(),
                                  network: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50)), dump: sink)
@@ -232,9 +228,7 @@ import Testing
         let url = server.url("/ts/master.m3u8")
         let map = AdMap(breaks: [8, 20].map { AdMap.Entry(time: $0, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 10, id: nil)]) })
         let run = await PlayerFixtures.playVirtual(url) { configuration in
-            let factory = MediaPlayerClientFactory()
-            factory.register(resolver: AdMapResolver(map: try! map.resolvingURLs(against: url)))
-            configuration.ads = AdSettings(factory: factory)
+            configuration.ads = PlayerFixtures.ads(map, for: url)
             configuration.mode = .demux
         }
         let top = 3_370_400
@@ -273,9 +267,7 @@ import Testing
         let url = server.url("/cues/ts/master.m3u8")
         let map = AdMap(breaks: [AdMap.Entry(time: 10, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 5, id: "short")])])
         let run = await PlayerFixtures.playVirtual(url) { configuration in
-            let factory = MediaPlayerClientFactory()
-            factory.register(resolver: AdMapResolver(map: try! map.resolvingURLs(against: url)))
-            configuration.ads = AdSettings(factory: factory)
+            configuration.ads = PlayerFixtures.ads(map, for: url)
         }
         let mismatch = run.events.compactMap { if case let .custom(name, payload) = $0.kind, name == "adDurationMismatch" { return payload } else { return nil } }
         #expect(mismatch.count == 1 && mismatch.first?["declaredSeconds"] == "5" && mismatch.first?["mediaSeconds"] == "10", "\(mismatch)")
@@ -329,9 +321,7 @@ import Testing
         defer { server.stop() }
         let url = server.url("/cues/ts/master.m3u8")
         let run = await PlayerFixtures.playVirtual(url) { configuration in
-            let factory = MediaPlayerClientFactory()
-            factory.register(resolver: AdMapResolver(map: try! Self.adMap.resolvingURLs(against: url)))
-            configuration.ads = AdSettings(factory: factory)
+            configuration.ads = PlayerFixtures.ads(Self.adMap, for: url)
         }
         #expect(run.report.finalStatus == .completed)
         let names = run.events.map(\.kind.name).filter { $0.hasPrefix("ad") && $0 != "adProgress" }
@@ -358,9 +348,7 @@ import Testing
         let url = server.url("/cues/ts/master.m3u8")
         func adEvents(_ mode: DecodeMode) async -> [String] {
             let run = await PlayerFixtures.playVirtual(url) { configuration in
-                let factory = MediaPlayerClientFactory()
-                factory.register(resolver: AdMapResolver(map: try! Self.adMap.resolvingURLs(against: url)))
-                configuration.ads = AdSettings(factory: factory)
+                configuration.ads = PlayerFixtures.ads(Self.adMap, for: url)
                 configuration.mode = mode
             }
             return run.events.compactMap { event -> String? in
