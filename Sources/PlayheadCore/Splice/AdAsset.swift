@@ -10,8 +10,10 @@ final class AdAsset {
     private(set) var mediaURL: String
     /// Its segments (a VOD playlist).
     private(set) var tracker: LivePlaylistTracker
-    /// Every rendition of an ad with a multivariant playlist (empty for a media playlist ad), so the one
+    /// The ad's multivariant playlist (nil for a media playlist ad) and every rendition of it, so the one
     /// played can match the content's rung when the break starts rather than when the ad was loaded.
+    var multivariant: MultivariantPlaylist?
+    /// See ``multivariant``.
     var renditions: [AdRendition] = []
     /// Decodes (or demuxes) this ad's segments; separate from the content's so codec state never mixes.
     let decoder: RenditionDecoder
@@ -30,17 +32,13 @@ final class AdAsset {
     /// Media sequence of the ad's first segment.
     var firstSequence: Int? { tracker.segments.first?.mediaSequence }
 
-    /// Plays the rendition matching content at `contentBitsPerSecond` (within the PSDK's tolerance, else the
-    /// closest at or below it, else the lowest); true when it changed. Called as its break starts.
+    /// Plays the rendition chosen for content at `contentBitsPerSecond`, as at load
+    /// (``MediaPlayer/chooseAdVariant(_:contentBitsPerSecond:)``); true when it changed. Called as its break starts.
     @discardableResult
     func matchRendition(contentBitsPerSecond: Int?, at now: Double) -> Bool {
-        guard let contentBitsPerSecond, !renditions.isEmpty else { return false }
-        let variants = renditions.map { VariantStream(uri: $0.url, bandwidth: $0.bandwidth) }
-        let limit: Double = AdRequirements.Options.defaultBitrateTolerance * Double(contentBitsPerSecond)
-        func distance(_ variant: VariantStream) -> Int { abs(variant.bandwidth - contentBitsPerSecond) }
-        let close = variants.filter { Double(distance($0)) <= limit }.min { distance($0) < distance($1) }
-        let chosen = close ?? MediaPlayer.adVariant(variants, matching: contentBitsPerSecond)
-        guard chosen.uri != mediaURL, let rendition = renditions.first(where: { $0.url == chosen.uri }) else { return false }
+        guard let multivariant, let contentBitsPerSecond else { return false }
+        let chosen = MediaPlayer.chooseAdVariant(multivariant, contentBitsPerSecond: contentBitsPerSecond)
+        guard let rendition = renditions.first(where: { $0.variant.uri == chosen.uri }), rendition.url != mediaURL else { return false }
         mediaURL = rendition.url
         tracker = LivePlaylistTracker(first: rendition.media, loadedAt: now)
         anchor = TimestampAnchor()
@@ -49,10 +47,10 @@ final class AdAsset {
     }
 }
 
-/// One rendition of an ad: its bandwidth, its media playlist and where it was fetched from.
+/// One rendition of an ad: its variant, its media playlist and where it was fetched from.
 struct AdRendition: Sendable {
-    /// `BANDWIDTH` of its variant.
-    var bandwidth: Int
+    /// Its variant as the multivariant playlist lists it.
+    var variant: VariantStream
     /// The media playlist's URL after redirects.
     var url: String
     /// The media playlist.

@@ -136,15 +136,7 @@ extension MediaPlayer {
                 let placed = same != nil || state.timeline.breaks.contains { $0.id == adBreak.id }
                 if placed { continue }
                 state.breakOrigins[adBreak.id] = opportunity.id
-                var assets: [AdAsset] = []
-                var ads: [TimelineAd] = []
-                for var ad in adBreak.ads {
-                    if let asset = await loadAdAsset(ad, breakId: adBreak.id, prefetched: prefetched[ad.url]) {
-                        takeMediaDuration(of: asset, into: &ad, breakId: adBreak.id)
-                        assets.append(asset)
-                        ads.append(ad)
-                    }
-                }
+                let (assets, ads) = await loadAdAssets(adBreak.ads, breakId: adBreak.id, prefetched: prefetched)
                 guard !assets.isEmpty else { continue }
                 adBreak.ads = ads
                 state.adAssets[adBreak.id] = assets
@@ -157,21 +149,29 @@ extension MediaPlayer {
     /// Adds the ads of `adBreak` at the end of `existing` (a break of the same answer at the same place),
     /// said in an `adBreakMerged` event.
     private func mergeAds(of adBreak: AdBreak, into existing: AdBreak, prefetched: [String: Result<AdPlaylists, any Error>]) async {
-        var added: [TimelineAd] = []
-        for var ad in adBreak.ads {
-            if let asset = await loadAdAsset(ad, breakId: existing.id, prefetched: prefetched[ad.url]) {
-                takeMediaDuration(of: asset, into: &ad, breakId: existing.id)
-                state.adAssets[existing.id, default: []].append(asset)
-                added.append(ad)
-            }
-        }
+        let (assets, added) = await loadAdAssets(adBreak.ads, breakId: existing.id, prefetched: prefetched)
         guard !added.isEmpty else { return }
+        state.adAssets[existing.id, default: []] += assets
         state.timeline = state.timeline.addingAds(added, toBreak: existing.id)
         bus.post(.custom(name: "adBreakMerged", payload: [
             "breakId": adBreak.id, "into": existing.id, "ads": String(added.count),
             "reason": String(format: "a break of the same answer is already at %g s: its ads play after that break's", existing.contentSeconds),
         ]))
         postTimelineChanged()
+    }
+
+    /// The ads of a break that can be played, each with its asset (the others said, as ``loadAdAsset``
+    /// does) and its duration taken from its media when the declared one is off.
+    private func loadAdAssets(_ ads: [TimelineAd], breakId: String, prefetched: [String: Result<AdPlaylists, any Error>]) async
+        -> (assets: [AdAsset], ads: [TimelineAd]) {
+        var assets: [AdAsset] = [], kept: [TimelineAd] = []
+        for var ad in ads {
+            guard let asset = await loadAdAsset(ad, breakId: breakId, prefetched: prefetched[ad.url]) else { continue }
+            takeMediaDuration(of: asset, into: &ad, breakId: breakId)
+            assets.append(asset)
+            kept.append(ad)
+        }
+        return (assets, kept)
     }
 
     /// An ad whose media playlist lasts other than its declared duration (VAST `<Duration>`, an ad map's
@@ -228,6 +228,7 @@ extension MediaPlayer {
             let options = decoder.options
             let asset = AdAsset(ad: ad, mediaURL: fetched.mediaURL, tracker: LivePlaylistTracker(first: fetched.media, loadedAt: driver.now),
                                 decoder: RenditionDecoder(options: options))
+            if case let .multivariant(multivariant) = fetched.top { asset.multivariant = multivariant }
             asset.renditions = fetched.renditions
             return asset
         } catch {
@@ -278,34 +279,39 @@ extension MediaPlayer {
                                    bytes: bytes, seconds: seconds)
             case let .multivariant(multivariant):
                 guard !multivariant.variants.isEmpty else { throw PlayheadError.unexpectedPlaylist(url: adURL, detail: "no variants") }
-                let profile = HLSStreamProfile(playlist: parsed, url: first.effectiveURL)
-                let variant = contentBitsPerSecond.flatMap { AdRequirements.matchingVariant(ad: profile, contentBitsPerSecond: $0) }
-                    ?? adVariant(multivariant.variants, matching: contentBitsPerSecond)
-                let url = try ResourceURL.resolve(variant.uri, against: first.effectiveURL)
-                let second = try await network.fetch(url, range: nil, at: sessionSeconds + seconds)
-                bytes += second.body.count
-                seconds += second.seconds
-                let sources = VariableSources(playlistURL: url, imported: multivariant.variableValues)
-                guard case let .media(playlist) = try Playlist.parse(data: second.body, sources: sources).playlist else {
-                    throw PlayheadError.unexpectedPlaylist(url: url, detail: "ad variant is not a media playlist")
-                }
-                // The other renditions too: the break plays the one matching the content's rung when it starts.
-                var renditions = [AdRendition(bandwidth: variant.bandwidth, url: second.effectiveURL, media: playlist)]
-                for other in multivariant.variants where other.uri != variant.uri {
-                    guard let otherURL = try? ResourceURL.resolve(other.uri, against: first.effectiveURL),
-                          let fetched = try? await network.fetch(otherURL, range: nil, at: sessionSeconds + seconds) else { continue }
+                // Every rendition, the chosen one first (its failure is the ad's; another's only leaves it out):
+                // the break plays the one matching the content's rung when it starts.
+                func rendition(_ variant: VariantStream) async throws -> AdRendition {
+                    let url = try ResourceURL.resolve(variant.uri, against: first.effectiveURL)
+                    let fetched = try await network.fetch(url, range: nil, at: sessionSeconds + seconds)
                     bytes += fetched.body.count
                     seconds += fetched.seconds
-                    let otherSources = VariableSources(playlistURL: otherURL, imported: multivariant.variableValues)
-                    guard case let .media(media)? = try? Playlist.parse(data: fetched.body, sources: otherSources).playlist else { continue }
-                    renditions.append(AdRendition(bandwidth: other.bandwidth, url: fetched.effectiveURL, media: media))
+                    let sources = VariableSources(playlistURL: url, imported: multivariant.variableValues)
+                    guard case let .media(media) = try Playlist.parse(data: fetched.body, sources: sources).playlist else {
+                        throw PlayheadError.unexpectedPlaylist(url: url, detail: "ad variant is not a media playlist")
+                    }
+                    return AdRendition(variant: variant, url: fetched.effectiveURL, media: media)
                 }
-                return AdPlaylists(top: parsed, topURL: first.effectiveURL, media: playlist, mediaURL: second.effectiveURL,
+                let chosen = try await rendition(chooseAdVariant(multivariant, contentBitsPerSecond: contentBitsPerSecond))
+                var renditions = [chosen]
+                for other in multivariant.variants where other.uri != chosen.variant.uri {
+                    if let more = try? await rendition(other) { renditions.append(more) }
+                }
+                return AdPlaylists(top: parsed, topURL: first.effectiveURL, media: chosen.media, mediaURL: chosen.url,
                                    renditions: renditions, bytes: bytes, seconds: seconds)
             }
         } catch {
             throw AdPlaylistFailure(underlying: error, bytes: bytes, seconds: seconds)
         }
+    }
+
+    /// The variant of a multivariant ad for content playing at `contentBitsPerSecond`: the PSDK's matching
+    /// video variant (within its tolerance), else ``adVariant(_:matching:)``. Chosen at load and again as
+    /// the break starts (``AdAsset/matchRendition(contentBitsPerSecond:at:)``).
+    static func chooseAdVariant(_ multivariant: MultivariantPlaylist, contentBitsPerSecond: Int?) -> VariantStream {
+        let profile = HLSStreamProfile(multivariant: multivariant, mediaPlaylists: [])
+        return contentBitsPerSecond.flatMap { AdRequirements.matchingVariant(ad: profile, contentBitsPerSecond: $0) }
+            ?? adVariant(multivariant.variants, matching: contentBitsPerSecond)
     }
 
     /// The ad variant for content playing at `bandwidth`: the highest at or below it, else the
