@@ -115,12 +115,11 @@ extension MediaPlayer {
         let landing = target
         bus.post(.seekStarted(from: from, to: target))
         notify(.seekStart, metadata: [:], now: now)
-        report.seeks.append(SeekRecord(fromSeconds: from, toSeconds: target, requestedAt: now, automatic: automatic))
+        let fromBuffer = state.timeline.breaks.isEmpty && buffer.rewind(toTimeline: target)
+        report.seeks.append(SeekRecord(fromSeconds: from, toSeconds: target, requestedAt: now, automatic: automatic, fromBuffer: fromBuffer))
         state.pendingSeek = report.seeks.count - 1
         if let stall = state.stall { closeRebuffer(stall, at: now, resumed: true) }
         leaveAdForSeek()
-        let fromBuffer = state.timeline.breaks.isEmpty && buffer.rewind(toTimeline: target)
-        report.seeks[report.seeks.count - 1].fromBuffer = fromBuffer
         if !fromBuffer {
             cancelTransfers()
             state.segmentRetry = nil

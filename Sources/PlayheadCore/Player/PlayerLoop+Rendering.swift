@@ -38,9 +38,7 @@ extension MediaPlayer {
             if state.landingAfterBreak != nil, state.adCursor == nil, state.nextSequence == nil, configuration.mode != .demux,
                let last = state.decodingSegment {
                 // The break a seek plays is all in: drain its decoder so its last frames play before the landing.
-                let old = decoder(for: last.placement.source)
-                old.finish { queueFrame($0, from: last, now: now) }
-                old.reset()
+                drainDecoder(of: last, now: now)
                 state.decodingSegment = nil
                 return true
             }
@@ -49,9 +47,7 @@ extension MediaPlayer {
                 // An ad all in and all fed, nothing after it yet (live: content resumes at the cue's end,
                 // not out yet): drain its decoder now, so its last frames play and it completes on time
                 // rather than when the next source comes.
-                let old = decoder(for: last.placement.source)
-                old.finish { queueFrame($0, from: last, now: now) }
-                old.reset()
+                drainDecoder(of: last, now: now)
                 state.decodingSegment = nil
                 return true
             }
@@ -70,11 +66,7 @@ extension MediaPlayer {
             // A new source, a discontinuity (declared or not) within one, or another rendition whose streams need
             // other decoders (fMP4: its own initialization section): the frames the decoder still holds (B-frame
             // reordering, frame threads) belong to the segment before and are placed by its anchor.
-            if configuration.mode != .demux {
-                let old = decoder(for: previous.placement.source)
-                old.finish { queueFrame($0, from: previous, now: now) }
-                old.reset()
-            }
+            if configuration.mode != .demux { drainDecoder(of: previous, now: now) }
         }
         state.decodingSegment = segment
         if configuration.mode == .demux {
@@ -92,6 +84,13 @@ extension MediaPlayer {
             reportDecodeDamage(of: segment, after: known, now: now)
         }
         return true
+    }
+
+    /// Hands out the frames the decoder of `segment`'s source still holds, placed by that segment, and resets it.
+    private func drainDecoder(of segment: BufferedSegment, now: Double) {
+        let old = decoder(for: segment.placement.source)
+        old.finish { queueFrame($0, from: segment, now: now) }
+        old.reset()
     }
 
     /// Damage the decoders found in `segment` (concealed errors, undecodable packets) past the first

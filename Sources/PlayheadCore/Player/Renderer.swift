@@ -60,7 +60,7 @@ struct FrameQueue {
     func count(_ kind: MediaKind) -> Int { (queues[kind]?.count ?? 0) - heads[kind, default: 0] }
 
     /// Frames waiting, all kinds.
-    var count: Int { queues.reduce(0) { $0 + $1.value.count - heads[$1.key, default: 0] } }
+    var count: Int { queues.keys.reduce(0) { $0 + count($1) } }
 
     /// Forgets every frame.
     mutating func clear() {

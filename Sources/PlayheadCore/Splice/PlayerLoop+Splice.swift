@@ -91,9 +91,7 @@ extension MediaPlayer {
         // frame is the next segment's first). It was left at the cue, and content resumed two frames early.
         if first == nil, let span = segment.demuxed.timeSpan(of: masterKind) { first = sourceSeconds(span.end, in: segment) }
         guard let frame = first, frame > cue + 1e-6, frame < cue + 0.5 else { return cue }
-        state.signalledCues[adBreak.id] = state.signalledCues[adBreak.id] ?? cue
-        state.timeline = state.timeline.movingBreak(adBreak.id, toContentSeconds: frame)
-        postTimelineChanged()
+        moveBreak(adBreak, to: frame)
         return frame
     }
 
@@ -105,10 +103,16 @@ extension MediaPlayer {
         guard adBreak.replacedContentSeconds == 0, let loadedEnd = state.loadedEnd, !state.breaksDone.contains(adBreak.id) else { return adBreak }
         let end = loadedEnd - state.contentOffset
         guard end > adBreak.contentSeconds + 1e-6, end < adBreak.contentSeconds + 0.5 else { return adBreak }
-        state.signalledCues[adBreak.id] = state.signalledCues[adBreak.id] ?? adBreak.contentSeconds
-        state.timeline = state.timeline.movingBreak(adBreak.id, toContentSeconds: end)
-        postTimelineChanged()
+        moveBreak(adBreak, to: end)
         return state.timeline.breaks.first { $0.id == adBreak.id } ?? adBreak
+    }
+
+    /// Moves `adBreak` to content time `seconds` on the timeline, keeping the cue it was signalled at for
+    /// its boundary record.
+    private func moveBreak(_ adBreak: AdBreak, to seconds: Double) {
+        state.signalledCues[adBreak.id] = state.signalledCues[adBreak.id] ?? adBreak.contentSeconds
+        state.timeline = state.timeline.movingBreak(adBreak.id, toContentSeconds: seconds)
+        postTimelineChanged()
     }
 
     /// Starts loading `adBreak`'s ads: the break begins on the timeline where its cue is.
