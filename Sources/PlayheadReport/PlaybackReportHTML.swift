@@ -34,6 +34,7 @@ public enum PlaybackReportHTML {
         html += ReportTables.adBreaks(timeline)
         html += ReportTables.adBoundaries(report)
         html += ReportTables.seeks(report)
+        html += ReportTables.timedMetadata(report)
         html += ReportTables.notifications(report.notifications)
         html += ReportTables.events(events, maxRows: maxEventRows)
         return html + "</body></html>\n"

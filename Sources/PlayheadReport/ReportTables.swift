@@ -80,6 +80,13 @@ enum ReportTables {
               numeric: [0, 1, 2, 3, 4])
     }
 
+    /// Every subscribed tag identified (shown only when there is one).
+    static func timedMetadata(_ r: PlaybackReport) -> String {
+        guard !r.timedMetadata.isEmpty else { return "" }
+        return table("Timed metadata", headers: ["time (s)", "type", "name", "id", "content"],
+                     rows: r.timedMetadata.map { [seconds($0.timeSeconds), $0.type.rawValue, $0.name ?? "–", $0.id, $0.content] }, numeric: [0])
+    }
+
     /// The notification history.
     static func notifications(_ list: [PlayerNotification]) -> String {
         table("Notifications", headers: ["time (s)", "type", "code", "name", "details"],

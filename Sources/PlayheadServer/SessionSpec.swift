@@ -77,7 +77,8 @@ public struct SessionSpec: Sendable, Codable, Equatable {
     public var abr = ABRSettings()
     /// Ad settings (see ``SessionAdSettings``).
     public var ads = SessionAdSettings()
-    /// Timed-metadata tags the client subscribes to (recorded; the player posts no tag events yet).
+    /// Playlist tags the client subscribes to, each named with its `#`: each becomes a `timedMetadata`
+    /// event (and a report entry) the first time it is seen.
     public var subscribedTags: [String] = []
     /// Extra outputs.
     public var dump = DumpSettings()
@@ -106,6 +107,7 @@ public struct SessionSpec: Sendable, Codable, Equatable {
         configuration.startSeconds = startSeconds
         configuration.autoplay = autoplay
         configuration.perFrameEvents = dump.frameEvents
+        configuration.subscribedTags = subscribedTags
         if let minimum = abr.minBufferSeconds { configuration.buffer.minimumSeconds = minimum }
         if let maximum = abr.maxBufferSeconds { configuration.buffer.maximumSeconds = maximum }
         return configuration

@@ -109,6 +109,10 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Ad signalling mode: default, manifestCues or serverMap.")
     var adSignalingMode: String = "default"
 
+    @Option(name: .customLong("subscribe-tag"), parsing: .unconditionalSingleValue,
+            help: "Report this playlist tag as timed metadata (a timedMetadata event and a report entry the first time each is seen), named with its # and quoted for the shell, e.g. '#EXT-X-ASSET' (repeatable).")
+    var subscribedTags: [String] = []
+
     @Flag(help: "Virtual clock: play a VOD media playlist as a live window that grows with session time.")
     var simulateLive = false
 
@@ -123,6 +127,7 @@ struct Play: AsyncParsableCommand {
         // Demux mode decodes nothing: the framemd5 file would hold a header and no frame.
         if framemd5 != nil, mode == .demux { throw ValidationError("--framemd5 hashes decoded frames; --mode demux decodes none (use decode or keyframes)") }
         if variant != nil, maxBandwidth != nil { throw ValidationError("give --variant or --max-bandwidth, not both") }
+        do { _ = try TimedMetadataScanner(tags: subscribedTags) } catch { throw ValidationError("--subscribe-tag: \(error)") }
         if let variant, variant < 0 { throw ValidationError("--variant must be 0 or more, got \(variant)") }
         if let lockRung, lockRung < 0 { throw ValidationError("--lock-rung must be 0 or more, got \(lockRung)") }
         for (option, value) in [("--max-bandwidth", maxBandwidth), ("--min-bitrate", minBitrate), ("--max-bitrate", maxBitrate),
@@ -229,6 +234,7 @@ struct Play: AsyncParsableCommand {
         configuration.startSeconds = start
         configuration.hashFrames = framemd5 != nil
         configuration.perFrameEvents = frameEvents
+        configuration.subscribedTags = subscribedTags
         var tracksBeacons = false
         if let adDomain {
             do {

@@ -95,6 +95,10 @@ import Testing
         #expect(missing.stderr.contains("/absent.m3u8"))
         #expect(await CLI.run(CLI.playhead, ["play", "x", "--seek", "nonsense"]).status == 2)
         #expect(await CLI.run(CLI.playhead, ["play", "x", "--clock", "real", "--trace", "t.txt"]).status == 2)
+        // The PSDK's subscribed tags are named with their '#'; a bare name would match nothing, silently.
+        let bare = await CLI.run(CLI.playhead, ["play", "x", "--subscribe-tag", "EXT-X-ASSET"])
+        #expect(bare.status == 2)
+        #expect(bare.stderr.contains("\"EXT-X-ASSET\"") && bare.stderr.contains("'#'"), "\(bare.stderr)")
     }
 
     /// Playlists that cannot play end with an error naming what is wrong, not a session that waits

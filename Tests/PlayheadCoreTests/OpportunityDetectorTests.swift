@@ -51,6 +51,30 @@ import Testing
         #expect(abs(end.contentSeconds - 60) < 1e-9)
     }
 
+    /// Only the first segment carries a program date-time; the range starts 13 s in, inside the fourth
+    /// segment, where the date extrapolated over the EXTINFs puts it (it used to fall back to the segment
+    /// the tag preceded, the first).
+    @Test func dateRangeStartingAfterTheOnlyProgramDateTime() throws {
+        let text = """
+        #EXTM3U
+        #EXT-X-TARGETDURATION:4
+        #EXT-X-PROGRAM-DATE-TIME:2026-11-26T00:00:00.000Z
+        #EXT-X-DATERANGE:ID="late",START-DATE="2026-11-26T00:00:13.000Z",DURATION=10,SCTE35-OUT=0xFC
+        #EXTINF:4,
+        a.ts
+        #EXTINF:4,
+        b.ts
+        #EXTINF:4,
+        c.ts
+        #EXTINF:4,
+        d.ts
+        #EXT-X-ENDLIST
+        """
+        let found = try detect(text)
+        let start = try #require(found.first { $0.id == "late" })
+        #expect(abs(start.contentSeconds - 13) < 1e-9 && start.mediaSequence == 3, "\(start.contentSeconds) \(start.mediaSequence)")
+    }
+
     @Test func psdkStyleCueWithSpaceSeparatedAttributes() throws {
         let text = "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-CUE:DURATION=27 ID=identiferForThisCue\n#EXTINF:10,\nb.ts\n#EXT-X-ENDLIST\n"
         let found = try detect(text)

@@ -35,6 +35,17 @@ import Testing
         return (report, events.all)
     }
 
+    /// Subscribed tags get their own table, and only when there is one.
+    @Test func timedMetadataTableListsEachTag() {
+        var report = PlaybackReport(url: "http://127.0.0.1/a.m3u8", clock: "virtual", mode: "demux")
+        #expect(!PlaybackReportHTML.render(report: report, events: []).contains("Timed metadata"))
+        report.timedMetadata = [TimedMetadata(id: "asset-1", name: "#EXT-X-ASSET", timeSeconds: 8, type: .tag, metadata: ["CAID": "0x2"],
+                                              content: "CAID=0x2,X=\"<b>\"", mediaSequence: 2)]
+        let html = PlaybackReportHTML.render(report: report, events: [])
+        #expect(html.contains("<h2>Timed metadata</h2>"))
+        #expect(html.contains("<td class=\"num\">8.000</td><td>TAG</td><td>#EXT-X-ASSET</td><td>asset-1</td><td>CAID=0x2,X=&quot;&lt;b&gt;&quot;</td>"))
+    }
+
     @Test func reportOfASessionWithAdsAndARebufferHasItsChartsAndTables() async throws {
         let (report, events) = try await sessionWithAdsAndRebuffers()
         #expect(!report.rebuffers.isEmpty, "the slow link should make it rebuffer")

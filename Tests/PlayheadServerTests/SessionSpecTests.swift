@@ -25,6 +25,7 @@ import Testing
         #expect(spec.durationSeconds == 12.5 && spec.startSeconds == 3 && spec.rate == 2 && !spec.autoplay)
         let configuration = spec.playerConfiguration
         #expect(configuration.buffer.minimumSeconds == 4 && configuration.buffer.maximumSeconds == 20 && configuration.perFrameEvents)
+        #expect(configuration.subscribedTags == ["#EXT-X-DATERANGE"])
     }
 
     @Test func errorsNameTheField() {

@@ -80,6 +80,10 @@ extension PlayerEventKind {
         case let .adStarted(info), let .adProgress(info), let .adCompleted(info), let .adSkipped(info),
              let .adPaused(info), let .adResumed(info): EventJSON.ad(info)
         case let .adClicked(info, clickThrough): EventJSON.ad(info) + [("clickThrough", clickThrough.map(EventJSON.string) ?? .null)]
+        case let .timedMetadata(metadata):
+            [("id", .string(metadata.id)), ("name", metadata.name.map(EventJSON.string) ?? .null), ("timeSeconds", .number(metadata.timeSeconds)),
+             ("type", .string(metadata.type.rawValue)), ("metadata", EventJSON.stringMap(metadata.metadata)), ("content", .string(metadata.content)),
+             ("mediaSequence", metadata.mediaSequence.map(EventJSON.integer) ?? .null)]
         case let .custom(name, payload): [("name", .string(name)), ("payload", EventJSON.stringMap(payload))]
         }
     }
@@ -125,6 +129,13 @@ extension PlayerEventKind {
         case "adPaused": self = .adPaused(try r.ad())
         case "adResumed": self = .adResumed(try r.ad())
         case "adClicked": self = .adClicked(try r.ad(), clickThrough: try r.optionalString("clickThrough"))
+        case "timedMetadata":
+            guard let type = TimedMetadata.Kind(rawValue: try r.string("type")) else {
+                throw DecodingError.dataCorruptedError(forKey: EventKey("type"), in: r.container, debugDescription: "type is TAG or ID3")
+            }
+            self = .timedMetadata(TimedMetadata(id: try r.string("id"), name: try r.optionalString("name"), timeSeconds: try r.double("timeSeconds"),
+                                                type: type, metadata: try r.stringMap("metadata"), content: try r.string("content"),
+                                                mediaSequence: try r.optionalInt("mediaSequence")))
         case "custom": self = .custom(name: try r.string("name"), payload: try r.stringMap("payload"))
         default:
             throw DecodingError.dataCorruptedError(

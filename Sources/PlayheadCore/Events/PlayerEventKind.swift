@@ -66,6 +66,9 @@ public enum PlayerEventKind: Sendable, Equatable {
     case adPaused(AdEventInfo)
     /// Playback resumed inside an ad, where it paused (the VAST `resume` beacon's playhead).
     case adResumed(AdEventInfo)
+    /// A subscribed tag (or ID3 frame) was identified for the first time (PSDK
+    /// `PTTimedMetadataChangedNotification`).
+    case timedMetadata(TimedMetadata)
     /// An application-defined event.
     case custom(name: String, payload: [String: String])
 
@@ -102,6 +105,7 @@ public enum PlayerEventKind: Sendable, Equatable {
         case .adClicked: "adClicked"
         case .adPaused: "adPaused"
         case .adResumed: "adResumed"
+        case .timedMetadata: "timedMetadata"
         case .custom: "custom"
         }
     }

@@ -20,7 +20,7 @@ public struct PlayerLogLevel: Sendable, Equatable {
     public var time: Logger.Level = .trace
     /// Presented frames. Default `.trace`.
     public var frames: Logger.Level = .trace
-    /// Custom events. Default `.info`.
+    /// Custom events and timed metadata. Default `.info`.
     public var custom: Logger.Level = .info
 
     /// The defaults listed on each property.
@@ -51,7 +51,7 @@ public struct PlayerLogLevel: Sendable, Equatable {
         case .segmentLoaded, .playlistLoaded: network
         case .timeChanged: time
         case .framePresented: frames
-        case .custom: custom
+        case .custom, .timedMetadata: custom
         }
     }
 }

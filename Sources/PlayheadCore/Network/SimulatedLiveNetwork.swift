@@ -69,7 +69,8 @@ public struct SimulatedLiveNetwork: PlayerNetwork {
         let first = windowSegments.map { max(0, available - $0) } ?? 0
         var out = header + ["#EXT-X-MEDIA-SEQUENCE:\(first)"]
         for chunk in chunks[first..<available] { out += chunk.lines }
-        if available == chunks.count { out.append("#EXT-X-ENDLIST") }
+        // Once every segment is out, so are the tags after the last one.
+        if available == chunks.count { out += pending + ["#EXT-X-ENDLIST"] }
         return out.joined(separator: "\n") + "\n"
     }
 }

@@ -140,6 +140,8 @@ struct LoopState {
     var breaksDone: Set<String> = []
     /// Opportunities already seen (by id).
     var seenOpportunities: Set<String> = []
+    /// Finds the subscribed tags not yet reported (nil when none is subscribed).
+    var timedMetadataScanner: TimedMetadataScanner?
     /// Loading inside an ad break (nil: loading content).
     var adCursor: AdLoadCursor?
     /// Timeline seconds = content seconds + contentOffset for the content being loaded.

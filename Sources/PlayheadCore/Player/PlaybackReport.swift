@@ -115,6 +115,9 @@ public struct PlaybackReport: Sendable, Codable {
     /// Every VAST beacon fired (event, ad, media time, wall time, URL, HTTP status, attempts), when a
     /// beacon tracker ran with the session.
     public var beacons: [BeaconRecord] = []
+    /// Every subscribed tag identified, in the order its `timedMetadata` event was posted (the PSDK's
+    /// `timedMetadataCollection`); empty when no tag is subscribed.
+    public var timedMetadata: [TimedMetadata] = []
     /// Every PSDK notification of the session.
     public var notifications: [PlayerNotification] = []
     /// Damage found in segments (what could be decoded was).

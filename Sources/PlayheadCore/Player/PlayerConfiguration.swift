@@ -82,6 +82,10 @@ public struct PlayerConfiguration: Sendable {
     public var decoderThreads = 1
     /// Ad placement: detectors, resolvers and signalling mode (nil: no ads).
     public var ads: AdSettings?
+    /// Playlist tags to report as timed metadata, each named with its `#` (the PSDK's subscribed tags):
+    /// a `timedMetadata` event the first time each is seen, on the first load and on every reload.
+    /// Names without `#` are refused by ``TimedMetadataScanner/init(tags:)`` (the player skips them).
+    public var subscribedTags: [String] = []
 
     /// Creates the default configuration.
     public init() {}

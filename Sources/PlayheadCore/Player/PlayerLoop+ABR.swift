@@ -105,6 +105,7 @@ extension MediaPlayer {
         // Live: the new rendition's window continues the content timeline of the old one.
         if let old = state.tracker, old.isLive { tracker = tracker.aligned(to: old) }
         state.tracker = tracker
+        reportTimedMetadata(tracker, listed: playlist.segments.count)
         if !tracker.isLive { state.variantPlaylists[index] = (playlist, url) }
         qos.setProfileBitrate(to)
         // The event and its notification carry one time (on the real clock the driver's has moved on).

@@ -66,6 +66,7 @@ extension MediaPlayer {
             report.isLive = tracker.isLive
             bus.post(.playlistLoaded(url: mediaURL, segments: media.segments.count, changed: true))
             setStatus(.initialized, now: driver.now)
+            reportTimedMetadata(tracker, listed: media.segments.count)
             await detectOpportunities(now: driver.now)
             let start: (seconds: Double, mediaSequence: Int)
             if let requested = configuration.startSeconds, let segment = tracker.segment(containing: requested) {
@@ -484,7 +485,10 @@ extension MediaPlayer {
         state.tracker = tracker
         bus.post(.playlistLoaded(url: transfer.url, segments: playlist.segments.count, changed: update.changed))
         for warning in update.warnings { bus.post(.custom(name: "playlistWarning", payload: ["url": transfer.url, "message": warning])) }
-        if update.changed { await detectOpportunities(now: now) }
+        if update.changed {
+            reportTimedMetadata(tracker, listed: playlist.segments.count)
+            await detectOpportunities(now: now)
+        }
         let inBreak = state.adCursor != nil || state.contentResume != nil
         if state.nextSequence == nil, !state.endLoaded, !inBreak, let last = tracker.segments.last {
             state.nextSequence = last.mediaSequence + 1

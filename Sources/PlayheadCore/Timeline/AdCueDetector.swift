@@ -34,7 +34,7 @@ public struct AdCueDetector: OpportunityDetector {
             }
         }
         for range in dateRanges where range.scte35Out != nil || range.scte35In != nil || range.scte35Cmd != nil {
-            guard let tracked = position(of: range, in: segments) else { continue }
+            guard let tracked = Self.position(of: range, in: segments) else { continue }
             let kind: PlacementOpportunity.Kind = range.scte35Out != nil ? .breakStart : (range.scte35In != nil ? .breakEnd : .signal)
             var attributes = ["ID": range.id]
             if let duration = range.durationSeconds ?? range.plannedDurationSeconds { attributes["DURATION"] = String(duration) }
@@ -46,12 +46,17 @@ public struct AdCueDetector: OpportunityDetector {
         return found
     }
 
-    /// Where a date range sits: by program date time when segments carry one, else the segment it preceded.
-    private func position(of range: DateRange, in segments: [TrackedSegment]) -> (seconds: Double, mediaSequence: Int)? {
+    /// Where a date range sits: by program date-time when segments carry one (given or extrapolated), else
+    /// the segment it preceded.
+    static func position(of range: DateRange, in segments: [TrackedSegment]) -> (seconds: Double, mediaSequence: Int)? {
         if let start = range.startDate {
+            // A segment without its own program date-time has the last one given plus the EXTINFs since
+            // (RFC 8216bis 4.4.4.6), as a date range's START-DATE may fall in any segment.
+            var anchor: (microseconds: Int64, seconds: Double)?
             for tracked in segments {
-                guard let date = tracked.segment.programDateTime else { continue }
-                let offset = Double(start.microsecondsSince1970 - date.microsecondsSince1970) / 1e6
+                if let date = tracked.segment.programDateTime { anchor = (date.microsecondsSince1970, tracked.startSeconds) }
+                guard let anchor else { continue }
+                let offset = Double(start.microsecondsSince1970 - anchor.microseconds) / 1e6 - (tracked.startSeconds - anchor.seconds)
                 if offset >= -1e-6, offset < tracked.durationSeconds {
                     return (tracked.startSeconds + offset, tracked.mediaSequence)
                 }

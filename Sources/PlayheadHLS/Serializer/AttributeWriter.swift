@@ -88,19 +88,26 @@ struct PlaylistWriter {
     }
 
     mutating func dateRange(_ d: DateRange) {
+        tag("EXT-X-DATERANGE", d.attributeListText)
+    }
+}
+
+extension DateRange {
+    /// The tag's attribute list as the serializer writes it (`ID="…",START-DATE="…",…`).
+    public var attributeListText: String {
         var a = AttributeWriter()
-        a.quoted("ID", d.id)
-        a.quoted("CLASS", d.classIdentifier)
-        a.quoted("START-DATE", d.startDate?.iso8601)
-        a.quoted("CUE", d.cue)
-        a.quoted("END-DATE", d.endDate?.iso8601)
-        a.float("DURATION", d.durationSeconds)
-        a.float("PLANNED-DURATION", d.plannedDurationSeconds)
-        for c in d.clientAttributes { a.raw(c.name, c.value) }
-        a.enumerated("SCTE35-CMD", d.scte35Cmd)
-        a.enumerated("SCTE35-OUT", d.scte35Out)
-        a.enumerated("SCTE35-IN", d.scte35In)
-        a.yes("END-ON-NEXT", d.endOnNext)
-        tag("EXT-X-DATERANGE", a)
+        a.quoted("ID", id)
+        a.quoted("CLASS", classIdentifier)
+        a.quoted("START-DATE", startDate?.iso8601)
+        a.quoted("CUE", cue)
+        a.quoted("END-DATE", endDate?.iso8601)
+        a.float("DURATION", durationSeconds)
+        a.float("PLANNED-DURATION", plannedDurationSeconds)
+        for c in clientAttributes { a.raw(c.name, c.value) }
+        a.enumerated("SCTE35-CMD", scte35Cmd)
+        a.enumerated("SCTE35-OUT", scte35Out)
+        a.enumerated("SCTE35-IN", scte35In)
+        a.yes("END-ON-NEXT", endOnNext)
+        return a.text
     }
 }

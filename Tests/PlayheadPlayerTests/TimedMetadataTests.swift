@@ -1,0 +1,129 @@
+import Foundation
+import PlayheadCore
+import PlayheadMedia
+import PlayheadNet
+import Testing
+
+/// Subscribed tags (F19, the PSDK's `PTTimedMetadata`): each subscribed tag of the playlist becomes one
+/// `timedMetadata` event and one report entry, at the content time of the segment it precedes.
+@Suite struct TimedMetadataTests {
+    /// /ts/v0 (eight segments, 30 s) as file URLs, with custom tags before segments 0 and 5 and after the last,
+    /// and a date range starting at 13 s (by program date-time) listed before segment 2.
+    func writePlaylist() throws -> String {
+        let folder = NSTemporaryDirectory() + "playhead-tags-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let rendition = PlayerFixtures.streams + "/ts/v0"
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:4", "#EXT-X-PLAYLIST-TYPE:VOD"]
+        for index in 0..<8 {
+            if index == 0 { lines += ["#EXT-X-ASSET:CAID=0x0001,ID=\"asset-1\"", "#EXT-X-PROGRAM-DATE-TIME:2026-11-26T00:00:00.000Z"] }
+            if index == 2 { lines.append("#EXT-X-DATERANGE:ID=\"dr-1\",START-DATE=\"2026-11-26T00:00:13.000Z\",DURATION=5,X-COM-EXAMPLE-ID=\"a b\"") }
+            if index == 5 { lines += ["#EXT-X-ASSET:CAID=0x0002", "#EXT-X-ASSET:CAID=0x0002", "#EXT-CUSTOM-FLAG", "#EXT-X-NOT-SUBSCRIBED:1"] }
+            lines.append("#EXTINF:\(index == 7 ? 2 : 4),")
+            lines.append("file://\(rendition)/seg00\(index).ts")
+        }
+        lines += ["#EXT-X-ASSET:CAID=end", "#EXT-X-ENDLIST"]
+        try lines.joined(separator: "\n").write(toFile: folder + "/index.m3u8", atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    static let subscribed = ["#EXT-X-ASSET", "#EXT-CUSTOM-FLAG"]
+
+    func metadataEvents(_ run: PlayerFixtures.Run) -> [(time: Double, metadata: TimedMetadata)] {
+        run.events.compactMap { event in
+            if case let .timedMetadata(metadata) = event.kind { return (event.playerTime, metadata) }
+            return nil
+        }
+    }
+
+    @Test func vodReportsEachSubscribedTagOnceAtItsSegment() async throws {
+        let folder = try writePlaylist()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = await PlayerFixtures.playVirtual("file://\(folder)/index.m3u8", configure: {
+            $0.mode = .demux
+            $0.subscribedTags = Self.subscribed
+        }, maxSessionSeconds: 90)
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        let events = metadataEvents(run)
+        #expect(events.map(\.metadata.id) == ["asset-1", "#EXT-X-ASSET@5", "#EXT-X-ASSET@5#2", "#EXT-CUSTOM-FLAG@5", "#EXT-X-ASSET@end"])
+        #expect(events.map(\.metadata.timeSeconds) == [0, 20, 20, 20, 30])
+        #expect(events.map(\.metadata.mediaSequence) == [0, 5, 5, 5, nil])
+        #expect(events.allSatisfy { $0.metadata.type == .tag })
+        // The PSDK parses the attribute list and keeps the raw value.
+        #expect(events[0].metadata.metadata == ["CAID": "0x0001", "ID": "asset-1"])
+        #expect(events[0].metadata.content == "CAID=0x0001,ID=\"asset-1\"")
+        #expect(events[3].metadata.name == "#EXT-CUSTOM-FLAG" && events[3].metadata.content.isEmpty && events[3].metadata.metadata.isEmpty)
+        // A VOD's tags are all known once its playlist is parsed, before the first frame.
+        let firstFrameAt = run.events.first { $0.kind == .playStarted }?.playerTime ?? 0
+        #expect(events.allSatisfy { $0.time <= firstFrameAt })
+        #expect(run.report.timedMetadata == events.map(\.metadata))
+        // An unsubscribed tag is not reported.
+        #expect(!run.eventLines.contains { $0.contains("EXT-X-NOT-SUBSCRIBED") })
+        // The event's JSON line reads back as the same event.
+        let line = try #require(run.events.first { $0.kind.name == "timedMetadata" })
+        #expect(try PlayerEvent(jsonLine: line.jsonLine()).kind == line.kind)
+    }
+
+    @Test func withoutSubscriptionsNothingIsReported() async throws {
+        let folder = try writePlaylist()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = await PlayerFixtures.playVirtual("file://\(folder)/index.m3u8", configure: { $0.mode = .demux }, maxSessionSeconds: 90)
+        #expect(run.report.finalStatus == .completed)
+        #expect(metadataEvents(run).isEmpty && run.report.timedMetadata.isEmpty)
+    }
+
+    @Test func liveReportsATagWhenAReloadFirstListsItAndNeverAgain() async throws {
+        MediaLog.level = .quiet
+        let folder = try writePlaylist()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var configuration = PlayerConfiguration()
+        configuration.mode = .demux
+        configuration.subscribedTags = Self.subscribed
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let network = SimulatedLiveNetwork(inner: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50)),
+                                           prefix: "file://\(folder)/", initialSegments: 2)
+        let player = MediaPlayer(url: "file://\(folder)/index.m3u8", configuration: configuration, driver: VirtualTimeDriver(), network: network)
+        let collected = Collected()
+        let subscription = player.bus.subscribe { collected.append($0) }
+        let report = await player.run(maxSessionSeconds: 120)
+        subscription.cancel()
+        #expect(report.isLive)
+        #expect(report.finalStatus == .completed, "\(report.error ?? "")")
+        #expect(report.playlistReloads >= 6)
+        let events = collected.events.compactMap { event -> (Double, TimedMetadata)? in
+            if case let .timedMetadata(metadata) = event.kind { return (event.playerTime, metadata) }
+            return nil
+        }
+        // Every tag once, though each reload lists it again.
+        #expect(events.map(\.1.id) == ["asset-1", "#EXT-X-ASSET@5", "#EXT-X-ASSET@5#2", "#EXT-CUSTOM-FLAG@5", "#EXT-X-ASSET@end"])
+        // The first window lists segments 0 and 1: the tag of segment 5 comes with the reload that lists it
+        // (segments 2–5 are out after 16 s of session), the one after the last with the end of the list
+        // (every segment is out after 22 s).
+        #expect(events[0].0 < 1)
+        #expect(events[1].0 >= 16 && events[1].0 < 21, "\(events[1].0)")
+        #expect(events[4].0 >= 22, "\(events[4].0)")
+        #expect(report.timedMetadata.map(\.id) == events.map(\.1.id))
+    }
+
+    @Test func dateRangesAreReportedWhenSubscribedAtTheirStartDate() async throws {
+        let folder = try writePlaylist()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = await PlayerFixtures.playVirtual("file://\(folder)/index.m3u8", configure: {
+            $0.mode = .demux
+            $0.subscribedTags = ["#EXT-X-DATERANGE"]
+        }, maxSessionSeconds: 90)
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        let events = metadataEvents(run)
+        #expect(events.count == 1)
+        let range = try #require(events.first?.metadata)
+        #expect(range.id == "dr-1" && range.name == "#EXT-X-DATERANGE" && range.type == .tag)
+        #expect(abs(range.timeSeconds - 13) < 1e-9 && range.mediaSequence == 3)
+        #expect(range.metadata["ID"] == "dr-1" && range.metadata["DURATION"] == "5" && range.metadata["X-COM-EXAMPLE-ID"] == "a b")
+        #expect(range.content.hasPrefix("ID=\"dr-1\",START-DATE=\"2026-11-26T00:00:13"), "\(range.content)")
+    }
+
+    @Test func aSubscribedTagNeedsItsHash() {
+        #expect(throws: SubscribedTagError.missingHash("EXT-X-ASSET")) { try TimedMetadataScanner(tags: ["#EXT-X-CUE", "EXT-X-ASSET"]) }
+        #expect(throws: SubscribedTagError.empty) { try TimedMetadataScanner(tags: ["#"]) }
+    }
+}
