@@ -5,6 +5,8 @@ import PlayheadMedia
 enum PendingTransfer {
     /// A content segment (by media sequence), with its retry count and where it goes on the timeline.
     case segment(mediaSequence: Int, attempt: Int, placement: Placement)
+    /// A content segment before a held one, fetched so that decoding starts at a keyframe (see ``Preroll``).
+    case prerollSegment(mediaSequence: Int)
     /// A segment of an ad, with its retry count.
     case adSegment(AdLoadCursor, attempt: Int)
     /// A content resolver working on an opportunity; the outcome lands in the box.
@@ -140,6 +142,11 @@ struct LoopState {
     var breaksDone: Set<String> = []
     /// Opportunities already seen (by id).
     var seenOpportunities: Set<String> = []
+    /// The next content segment is the first the decoder gets after a fresh start (the session's start, a
+    /// seek, a return from a break): it must begin at a keyframe, or earlier segments are fetched first.
+    var needsKeyframe = true
+    /// Content segments held back while the segments before them are fetched to start decoding at a keyframe.
+    var preroll: Preroll?
     /// Finds the subscribed tags not yet reported (nil when none is subscribed).
     var timedMetadataScanner: TimedMetadataScanner?
     /// Loading inside an ad break (nil: loading content).

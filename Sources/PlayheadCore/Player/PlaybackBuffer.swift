@@ -50,6 +50,9 @@ final class PlaybackBuffer {
     /// Adds a segment at the end.
     func append(_ segment: BufferedSegment) { forward.append(segment) }
 
+    /// Takes the last segment added back out (it waits for the segments before it; see ``Preroll``).
+    func removeLast() -> BufferedSegment? { forward.popLast() }
+
     /// Content time where the buffered media ends (nil when nothing is buffered).
     var bufferedEnd: Double? { forward.last?.timelineEnd }
 
@@ -88,19 +91,26 @@ final class PlaybackBuffer {
     }
 
     /// Rewinds for a seek to timeline time `target` inside the media held (the back buffer, then the
-    /// forward buffer): the segment holding it and every one after it are handed out again from their
-    /// first packet, and those before it stay behind. Only an unbroken run of content qualifies
-    /// (consecutive media sequences, each starting within 0.1 s of where the one before ended, from the
-    /// segment whose first media is at or before `target` to the last); otherwise nothing changes and
+    /// forward buffer): the segment holding it (or, when that one begins without a keyframe, the last one
+    /// before it that holds one) and every one after it are handed out again from their first
+    /// packet, and those before it stay behind. Only an unbroken run of content qualifies
+    /// (consecutive media sequences, each starting within 0.1 s of where the one before ended, or up to
+    /// 0.5 s before it, from the segment whose first media is at or before `target` to the last);
+    /// otherwise nothing changes and
     /// the answer is false.
     func rewind(toTimeline target: Double) -> Bool {
         let held = back + forward
         guard let last = held.last, target < last.timelineEnd,
-              let index = held.lastIndex(where: { $0.timelineStart <= target + 1e-6 }) else { return false }
+              var index = held.lastIndex(where: { $0.timelineStart <= target + 1e-6 }) else { return false }
+        // Decoding starts at a keyframe: from an earlier segment held when this one begins without one.
+        if !MediaPlayer.beginsWithKeyframe(held[index]),
+           let keyed = held[..<index].lastIndex(where: MediaPlayer.holdsKeyframe) { index = keyed }
         let run = held[index...]
         guard run.allSatisfy({ $0.placement.source == .content }) else { return false }
+        // (A segment cut by time may begin with B-frames shown before its cut: an overlap, not a hole.)
         for (before, after) in zip(run, run.dropFirst())
-        where after.tracked.mediaSequence != before.tracked.mediaSequence + 1 || abs(after.timelineStart - before.timelineEnd) > 0.1 {
+        where after.tracked.mediaSequence != before.tracked.mediaSequence + 1 || after.timelineStart - before.timelineEnd > 0.1
+            || after.timelineStart - before.timelineEnd < -0.5 {
             return false
         }
         for segment in run { segment.nextPacket = 0 }

@@ -123,6 +123,8 @@ extension MediaPlayer {
         if !fromBuffer {
             cancelTransfers()
             state.segmentRetry = nil
+            state.preroll = nil
+            state.needsKeyframe = true
             buffer.clear()
             state.endLoaded = false
             state.loadedEnd = nil

@@ -153,7 +153,7 @@ extension MediaPlayer {
         guard !state.finished, let tracker = state.tracker else { return }
         let loadingSegment = state.transfers.values.contains {
             switch $0 {
-            case .segment, .adSegment: return true
+            case .segment, .adSegment, .prerollSegment: return true
             default: return false
             }
         }
@@ -164,7 +164,16 @@ extension MediaPlayer {
         let wantsMedia = state.nextSequence != nil || state.adCursor != nil
         await failBackIfDue(now: now, loadingSegment: loadingSegment)
         if !loadingSegment, state.status != .error, wantsMedia, buffer.level(at: position) < target {
-            if let retry = state.segmentRetry {
+            if let preroll = state.preroll {
+                // The segments before a held one, back to a keyframe: nothing else is fetched meanwhile.
+                if let tracked = tracker.segment(mediaSequence: preroll.next) {
+                    let id = nextTransferID()
+                    state.transfers[id] = .prerollSegment(mediaSequence: preroll.next)
+                    await fetch(tracked.segment, baseURL: state.mediaURL, id: id)
+                } else if let wanted = prerollFailed() {
+                    segmentDone(wanted.sequence, tracked: wanted.tracked, placement: wanted.placement, presented: wanted.presented, now: now)
+                }
+            } else if let retry = state.segmentRetry {
                 if now >= retry.at {
                     state.segmentRetry = nil
                     if let cursor = retry.ad {
@@ -291,6 +300,16 @@ extension MediaPlayer {
                 state.segmentRetry = SegmentRetry(at: now + Double(1 << attempt), mediaSequence: sequence, attempt: attempt + 1, placement: placement)
             } else {
                 fail(notification, now: now)
+            }
+        case let (.prerollSegment(sequence), .success(transfer)):
+            if let wanted = prerollSegmentArrived(transfer, sequence: sequence, now: now) {
+                segmentDone(wanted.sequence, tracked: wanted.tracked, placement: wanted.placement, presented: wanted.presented, now: now)
+            }
+        case let (.prerollSegment, .failure(error)):
+            // Not worth a retry: the held segment plays as it is (from its first keyframe, or damaged).
+            bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification(for: error, now: now).metadata, playerTime: now)))
+            if let wanted = prerollFailed() {
+                segmentDone(wanted.sequence, tracked: wanted.tracked, placement: wanted.placement, presented: wanted.presented, now: now)
             }
         case let (.adSegment(cursor, _), .success(transfer)):
             adSegmentArrived(cursor, transfer, now: now)
@@ -422,13 +441,14 @@ extension MediaPlayer {
             placement.clipEnd = alignBreakToFrame(cue: cue, in: segment)
         }
         let presented = span.map { placement.timelineSpan(start: $0.start, end: $0.end) }
+        if holdForPreroll(sequence, tracked: tracked, placement: placement, presented: presented) { return }
         segmentDone(sequence, tracked: tracked, placement: placement, presented: presented, now: now)
     }
 
     /// After a content segment is loaded (or passed over as a gap): the drift line's counts, the next
     /// segment wanted, and a break or the end that follows. A segment that gave nothing (damaged, or a
     /// gap) still counts its EXTINF, so the drift line shows what is missing.
-    private func segmentDone(_ sequence: Int, tracked: TrackedSegment, placement: Placement, presented: (start: Double, end: Double)?, now: Double) {
+    func segmentDone(_ sequence: Int, tracked: TrackedSegment, placement: Placement, presented: (start: Double, end: Double)?, now: Double) {
         guard let tracker = state.tracker else { return }
         let next = sequence + 1
         state.nextSequence = tracker.segment(mediaSequence: next) != nil || tracker.isLive ? next : nil

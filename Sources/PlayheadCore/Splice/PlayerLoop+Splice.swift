@@ -220,6 +220,8 @@ extension MediaPlayer {
         let resume = adBreak.contentSeconds + adBreak.replacedContentSeconds
         state.contentOffset = timelineEnd - resume
         state.contentClipStart = resume
+        // The content decoder starts afresh at the resume point's segment (a keyframe, or a preroll).
+        state.needsKeyframe = true
         guard let tracker = state.tracker else { return }
         if let last = tracker.segments.last, !tracker.isLive, resume >= last.endSeconds - Self.spliceSlackSeconds {
             // A post-roll: nothing after it.

@@ -1,0 +1,98 @@
+import PlayheadMedia
+
+/// Content segments waiting for the segments before them: the first segment after a seek, the session's
+/// start or a return from a break did not begin with a keyframe (long GOPs cut into short segments), so
+/// decoding it alone showed damaged pictures (HEVC) or nothing until the next keyframe, seconds later
+/// (H.264). The segments before it are fetched, back to one that holds a keyframe, and decoded first;
+/// their frames are before the target and are not presented.
+struct Preroll {
+    /// The segments held, in playback order (the one wanted last).
+    var held: [BufferedSegment]
+    /// The wanted segment's media sequence number, entry and placement, and what of it is presented.
+    let sequence: Int
+    let tracked: TrackedSegment
+    let placement: Placement
+    let presented: (start: Double, end: Double)?
+    /// What the timestamp-jump check knew after the wanted segment (restored once the earlier ones are in).
+    let lastContentEnd: ContentSegmentEnd?
+    /// The earlier segment to fetch next.
+    var next: Int
+}
+
+extension MediaPlayer {
+    /// The most segments fetched before a wanted one to reach a keyframe.
+    static let prerollSegmentLimit = 5
+
+    /// Whether `segment` begins with a keyframe of its video (true when it has no video).
+    static func beginsWithKeyframe(_ segment: BufferedSegment) -> Bool {
+        segment.demuxed.packets.first { $0.kind == .video }?.isKeyframe ?? true
+    }
+
+    /// Whether `segment` holds a keyframe of its video anywhere (true when it has no video): decoding from
+    /// its start reaches a clean picture before the segments after it.
+    static func holdsKeyframe(_ segment: BufferedSegment) -> Bool {
+        let video = segment.demuxed.packets.filter { $0.kind == .video }
+        return video.isEmpty || video.contains { $0.isKeyframe }
+    }
+
+    /// The segment before `sequence` to decode first, if it can help: listed, not a gap, in the same
+    /// discontinuity (its timestamps run on into the wanted one's).
+    func prerollCandidate(before sequence: Int, of tracked: TrackedSegment) -> Int? {
+        guard let previous = state.tracker?.segment(mediaSequence: sequence - 1), !previous.segment.gap, !tracked.segment.discontinuity,
+              previous.discontinuitySequence == tracked.discontinuitySequence else { return nil }
+        return previous.mediaSequence
+    }
+
+    /// Called with a content segment just buffered: true when it was held back because decoding must start
+    /// earlier (the caller then stops there); false when it plays as it is.
+    func holdForPreroll(_ sequence: Int, tracked: TrackedSegment, placement: Placement, presented: (start: Double, end: Double)?) -> Bool {
+        guard state.needsKeyframe else { return false }
+        state.needsKeyframe = false
+        guard configuration.mode == .decode, let segment = buffer.forward.last, segment.tracked.mediaSequence == sequence,
+              !Self.beginsWithKeyframe(segment), let previous = prerollCandidate(before: sequence, of: tracked),
+              let held = buffer.removeLast() else { return false }
+        state.preroll = Preroll(held: [held], sequence: sequence, tracked: tracked, placement: placement, presented: presented,
+                                lastContentEnd: state.lastContentEnd, next: previous)
+        bus.post(.custom(name: "prerollStarted", payload: [
+            "mediaSequence": String(sequence), "fetching": String(previous),
+            "reason": "the segment does not begin with a keyframe; decoding starts in an earlier one",
+        ]))
+        return true
+    }
+
+    /// An earlier segment fetched for a preroll: buffered; if it holds no keyframe either (and the
+    /// limit allows) the one before it is wanted; otherwise the held segments follow it and the wanted one
+    /// is done. Returns the wanted segment's sequence, entry, placement and presented span once it is.
+    func prerollSegmentArrived(_ transfer: NetworkTransfer, sequence: Int, now: Double)
+        -> (sequence: Int, tracked: TrackedSegment, placement: Placement, presented: (start: Double, end: Double)?)? {
+        guard var preroll = state.preroll, let tracked = state.tracker?.segment(mediaSequence: sequence) else { return nil }
+        recordSegment(transfer, mediaSequence: sequence, now: now)
+        var placement = preroll.placement
+        placement.clipEnd = nil
+        _ = bufferSegment(transfer, tracked: tracked, placement: placement, now: now)
+        if let segment = buffer.forward.last, segment.tracked.mediaSequence == sequence, !Self.holdsKeyframe(segment),
+           preroll.held.count < Self.prerollSegmentLimit, let previous = prerollCandidate(before: sequence, of: tracked),
+           let earlier = buffer.removeLast() {
+            preroll.held.insert(earlier, at: 0)
+            preroll.next = previous
+            state.preroll = preroll
+            return nil
+        }
+        finishPreroll(preroll)
+        return (preroll.sequence, preroll.tracked, preroll.placement, preroll.presented)
+    }
+
+    /// Puts the held segments back after what was fetched before them.
+    func finishPreroll(_ preroll: Preroll) {
+        for segment in preroll.held { buffer.append(segment) }
+        state.lastContentEnd = preroll.lastContentEnd
+        state.preroll = nil
+    }
+
+    /// A preroll segment could not be fetched: the held segments play as they are.
+    func prerollFailed() -> (sequence: Int, tracked: TrackedSegment, placement: Placement, presented: (start: Double, end: Double)?)? {
+        guard let preroll = state.preroll else { return nil }
+        finishPreroll(preroll)
+        return (preroll.sequence, preroll.tracked, preroll.placement, preroll.presented)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+@testable import PlayheadCore
+import PlayheadMedia
+import PlayheadNet
+import PlayheadOrigin
+import Testing
+
+/// Long GOPs cut into short segments (/longgop: 12 s at 30 fps, keyframes at 0, 5 and 10 s, 2 s segments
+/// cut by time, so segments 1–4 begin without a keyframe). After a seek, a start position or a break, the
+/// decoder starts in an earlier segment that holds a keyframe, and the frames shown from the target on are
+/// FFmpeg's. Decoding from the wanted segment alone showed nothing until the next keyframe (H.264: 7.3 s →
+/// 10 s, the check-ads resume 3 s late) or damaged pictures (HEVC).
+@Suite struct LongGOPTests {
+    func reference(_ path: String) async throws -> (LoopbackHTTPServer, String, [String]) {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        let url = server.url(path)
+        let reference = await PlayerFixtures.ffmpegHashes(url)
+        try #require(reference.count == 360)
+        return (server, url, reference)
+    }
+
+    func video(_ run: PlayerFixtures.Run) -> [String] { run.presented.filter { $0.kind == .video }.map { $0.md5 ?? "" } }
+
+    /// A seek from 1 s to 7.3 s, into segment 3 (6.07–8.07 s): segment 2, with the keyframe at 5 s, is
+    /// fetched and decoded first; the first frame shown is frame 219 (7.3 s).
+    @Test(arguments: ["/longgop/ts/index.m3u8", "/longgop/fmp4/index.m3u8"])
+    func aSeekIntoASegmentWithoutAKeyframeDecodesFromTheKeyframeBefore(path: String) async throws {
+        let (server, url, reference) = try await reference(path)
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(url, configure: {
+            $0.hashFrames = true
+            $0.buffer.maximumSeconds = 2
+        },
+                                                   scheduled: [.init(atPositionSeconds: 1, action: .seek(toSeconds: 7.3))])
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        let shown = video(run)
+        #expect(shown.count == 30 + (360 - 219))
+        #expect(Array(shown.prefix(30)) == Array(reference.prefix(30)))
+        #expect(Array(shown.dropFirst(30)) == Array(reference[219...]), "from 7.3 s on, every frame FFmpeg's")
+        let seek = try #require(run.report.seeks.first)
+        #expect(seek.fromBuffer == false && abs((seek.firstFrameSeconds ?? 0) - 7.3) < 1e-3)
+        #expect(run.eventLines.contains { $0.contains("prerollStarted") && $0.contains("\"mediaSequence\":\"3\"") && $0.contains("\"fetching\":\"2\"") })
+        #expect(run.report.damage.isEmpty && run.report.rebuffers.isEmpty)
+    }
+
+    /// A start position inside segment 3: every frame from there on is FFmpeg's, none damaged, none
+    /// missing. (It starts at frame 216, not 219: a session that starts there places the segment's first
+    /// media at its listed start, and segment 3, cut by time, holds three B-frames from before its cut.)
+    @Test func aStartPositionInASegmentWithoutAKeyframe() async throws {
+        let (server, url, reference) = try await reference("/longgop/fmp4/index.m3u8")
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(url, configure: { $0.hashFrames = true; $0.startSeconds = 7.3 })
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        let shown = video(run)
+        let first = try #require(shown.first.flatMap { reference.firstIndex(of: $0) })
+        #expect((216...219).contains(first), "first frame \(first)")
+        #expect(shown == Array(reference[first...]), "every frame from the first on, FFmpeg's")
+    }
+
+    /// A seek back inside the media held: decoding restarts at the held segment with the keyframe, not at
+    /// the one holding the target.
+    @Test func aSeekInsideTheBufferRestartsAtAHeldKeyframe() async throws {
+        let (server, url, reference) = try await reference("/longgop/ts/index.m3u8")
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(url, configure: { $0.hashFrames = true },
+                                                   scheduled: [.init(atPositionSeconds: 9, action: .seek(toSeconds: 7.3))])
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        #expect(run.report.seeks.first?.fromBuffer == true)
+        #expect(Array(video(run).dropFirst(270)) == Array(reference[219...]))
+        #expect(run.report.segmentsDownloaded == 6, "each segment once")
+    }
+
+    /// An inserted break at 7 s (inside segment 3): content resumes with frame 210, decoded from the keyframe
+    /// at 5 s; check-ads finds both boundaries exact. It resumed at 10 s, 90 frames late.
+    @Test func contentResumesAfterABreakAtTheCueFrame() async throws {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let map = AdMap(breaks: [AdMap.Entry(time: 7, cueId: nil, ads: [.init(url: "../../cues/ad/v1/index.m3u8", duration: 10, id: nil)])])
+        let result = try await AdBoundaryChecker(client: client).check(url: server.url("/longgop/ts/index.m3u8"), adMap: map, live: false)
+        let boundary = try #require(result.boundaries.first)
+        #expect(boundary.exact, "\(boundary.problems)")
+        #expect(abs((boundary.firstContentAfter ?? 0) - 7) < 1e-4)
+    }
+}
