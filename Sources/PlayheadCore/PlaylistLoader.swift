@@ -69,18 +69,22 @@ public enum VariantChoice: Sendable, Equatable {
     /// The index chosen among `variants`.
     public func pick(from variants: [VariantStream], url: String) throws(PlayheadError) -> Int {
         guard !variants.isEmpty else { throw .noSuchVariant(url: url, detail: "multivariant playlist lists no variants") }
+        // An audio-only variant (a fallback for poor links) is played only when asked for by index or when
+        // nothing else is listed: with video variants, `first` and `bandwidth` choose among those.
+        let video = variants.indices.filter { !variants[$0].isAudioOnly }
+        let candidates = video.isEmpty ? Array(variants.indices) : video
         switch self {
         case .first:
-            return 0
+            return candidates[0]
         case let .index(index):
             guard variants.indices.contains(index) else {
                 throw .noSuchVariant(url: url, detail: "no variant \(index); the playlist has \(variants.count) (0...\(variants.count - 1))")
             }
             return index
         case let .bandwidth(limit):
-            let fitting = variants.indices.filter { variants[$0].bandwidth <= limit }
+            let fitting = candidates.filter { variants[$0].bandwidth <= limit }
             if let best = fitting.max(by: { variants[$0].bandwidth < variants[$1].bandwidth }) { return best }
-            return variants.indices.min(by: { variants[$0].bandwidth < variants[$1].bandwidth })!
+            return candidates.min(by: { variants[$0].bandwidth < variants[$1].bandwidth })!
         }
     }
 }

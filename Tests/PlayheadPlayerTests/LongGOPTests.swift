@@ -43,6 +43,18 @@ import Testing
         #expect(run.report.damage.isEmpty && run.report.rebuffers.isEmpty)
     }
 
+    /// The drift line counts every frame: a segment's last packets (B-frames reordered, or the last sample
+    /// of an fMP4 fragment) come without a duration, and each segment's media ended a frame early (11.9 s
+    /// of media for 12 s of frames).
+    @Test(arguments: ["/longgop/ts/index.m3u8", "/audioonly/fmp4/index.m3u8"])
+    func mediaSecondsCountEveryFramesDuration(path: String) async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(server.url(path), configure: { $0.mode = .demux })
+        #expect(run.report.finalStatus == .completed)
+        #expect(abs(run.report.mediaSeconds - run.report.positionSeconds) < 1e-6, "\(run.report.mediaSeconds) \(run.report.positionSeconds)")
+    }
+
     /// A start position inside segment 3: every frame from there on is FFmpeg's, none damaged, none
     /// missing. (It starts at frame 216, not 219: a session that starts there places the segment's first
     /// media at its listed start, and segment 3, cut by time, holds three B-frames from before its cut.)

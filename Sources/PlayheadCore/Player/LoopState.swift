@@ -145,6 +145,8 @@ struct LoopState {
     /// The next content segment is the first the decoder gets after a fresh start (the session's start, a
     /// seek, a return from a break): it must begin at a keyframe, or earlier segments are fetched first.
     var needsKeyframe = true
+    /// The item's content has audio and no video (an audio-only rendition): audio is the master kind.
+    var audioOnly = false
     /// Content segments held back while the segments before them are fetched to start decoding at a keyframe.
     var preroll: Preroll?
     /// Finds the subscribed tags not yet reported (nil when none is subscribed).

@@ -21,8 +21,19 @@ extension MediaPlayer {
                 state.importedVariables = multivariant.variableValues
                 let url: String
                 let resolved = try multivariant.variants.map { ($0.bandwidth, try ResourceURL.resolve($0.uri, against: first.effectiveURL)) }
-                if abr != nil, Set(multivariant.variants.map(\.bandwidth)).count > 1 {
-                    state.ladder = VariantLadder(grouping: resolved)
+                // ABR climbs the video variants; an audio-only one (CODECS of audio alone) is left out when
+                // there are any: it was chosen first as the lowest rung and played nothing (no video).
+                let audioOnly = multivariant.variants.indices.filter { multivariant.variants[$0].isAudioOnly }
+                let rungs = audioOnly.count < multivariant.variants.count ? multivariant.variants.indices.filter { !audioOnly.contains($0) }
+                                                                          : Array(multivariant.variants.indices)
+                if abr != nil, Set(rungs.map { multivariant.variants[$0].bandwidth }).count > 1 {
+                    if rungs.count < resolved.count {
+                        bus.post(.custom(name: "audioOnlyVariantsLeftOut", payload: [
+                            "urls": audioOnly.map { resolved[$0].1 }.joined(separator: " "),
+                            "reason": "ABR chooses among the video variants; an audio-only variant has no picture to present",
+                        ]))
+                    }
+                    state.ladder = VariantLadder(grouping: rungs.map { resolved[$0] })
                     let index = decideVariant(now: driver.now) ?? 0
                     state.firstSegmentRungChosen = true
                     url = state.ladder!.variants[index].url
@@ -401,6 +412,10 @@ extension MediaPlayer {
                 notify(.hlsSegmentError, metadata: ["URL": transfer.url, "DESCRIPTION": item.description], now: now)
             }
             let master: MediaKind = demuxed.streams.contains { $0.kind == .video } ? .video : .audio
+            if placement.source == .content {
+                // An audio-only rendition: its audio paces playback (it failed with "gave no video").
+                state.audioOnly = master == .audio && demuxed.streams.contains { $0.kind == .audio }
+            }
             guard let span = demuxed.timeSpan(of: master) else {
                 report.damage.append("\(transfer.url): no timed \(master.rawValue) packets")
                 return nil

@@ -2,7 +2,10 @@ import PlayheadMedia
 
 extension MediaPlayer {
     /// The kind whose timeline drives presentation: video when the stream has it.
-    var masterKind: MediaKind { configuration.mode == .demux || decoder.options.kinds.contains(.video) ? .video : .audio }
+    var masterKind: MediaKind {
+        if state.audioOnly { return .audio }
+        return configuration.mode == .demux || decoder.options.kinds.contains(.video) ? .video : .audio
+    }
 
     /// Decodes (or, in demux mode, takes packets) until a frame of the master kind is waiting, or the
     /// buffer runs dry; drains the decoders once the whole item is in and consumed. Each source

@@ -204,3 +204,17 @@ public struct MultivariantPlaylist: Sendable, Equatable, Codable {
         return values
     }
 }
+
+extension VariantStream {
+    /// RFC 6381 sample-entry prefixes of audio codecs (AAC and MP3 in `mp4a`, AC-3, E-AC-3, AC-4, Opus,
+    /// FLAC, ALAC, DTS).
+    static let audioCodecPrefixes = ["mp4a", "ac-3", "ec-3", "ac-4", "opus", "flac", "alac", "dtsc", "dtse", "dtsh", "dtsl", "dtsx"]
+
+    /// True when the variant carries audio alone: no RESOLUTION, and CODECS names only audio codecs
+    /// (without CODECS nothing is known, and the answer is false).
+    public var isAudioOnly: Bool {
+        guard resolution == nil, let codecs, !codecs.isEmpty else { return false }
+        let names = codecs.split(separator: ",").map { String($0.filter { $0 != " " }).lowercased() }
+        return !names.isEmpty && names.allSatisfy { name in Self.audioCodecPrefixes.contains { name.hasPrefix($0) } }
+    }
+}
