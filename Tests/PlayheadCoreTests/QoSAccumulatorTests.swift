@@ -79,6 +79,17 @@ import Testing
         #expect(qos.information(at: 3).frameRate == 30)
     }
 
+    /// 24000/1001 fps fills a second with 23 or 24 frames: the rate is the frames' own, not a count.
+    /// A stall inside the window keeps the count (12 frames in the last second).
+    @Test func aFractionalFrameRateIsNotTruncated() {
+        var qos = QoSAccumulator()
+        for index in 0..<96 { qos.recordFramePresented(at: Double(index) * 1001 / 24000) }
+        #expect(qos.information(at: 96.0 * 1001 / 24000).frameRate == 23.976)
+        var stalled = QoSAccumulator()
+        for index in 0..<12 { stalled.recordFramePresented(at: 10 + Double(index) / 24) }
+        #expect(stalled.information(at: 10.5 + 0.5).frameRate == 12)
+    }
+
     @Test func feedingBusEvents() {
         let now = EventsTestBox(0.0)
         let bus = EventBus(clock: { now.get() }, wallClock: { nil })

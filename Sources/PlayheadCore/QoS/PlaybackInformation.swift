@@ -10,7 +10,8 @@ public struct PlaybackInformation: Sendable, Codable, Equatable {
     public var observedBitrate: Double?
     /// The current variant's declared bitrate (its BANDWIDTH), in bits per second.
     public var profileBitrate: Int?
-    /// Frames presented in the last second of player time, per second.
+    /// Frames presented per second over the last second of player time: the frames' own rate when they
+    /// fill that second evenly (23.976 for 24000/1001 fps), else the count of frames in it.
     public var frameRate: Double
     /// Frames dropped since the session began.
     public var droppedFrameCount: Int

@@ -125,12 +125,19 @@ public struct QoSAccumulator: Sendable {
         // The window is [t − 1 s, t): a frame shown at t itself counts in the next second. At the end of a
         // 30 fps item (t = the last frame's end) that gives 30, where (t − 1 s, t] gave 29.
         let horizon = playerTime - Self.frameRateWindowSeconds - Self.frameTimeSlack
-        let framesInWindow = recentFrameTimes.filter { $0 >= horizon && $0 < playerTime - Self.frameTimeSlack }.count
+        let inWindow = recentFrameTimes.filter { $0 >= horizon && $0 < playerTime - Self.frameTimeSlack }
+        var frameRate = Double(inWindow.count) / Self.frameRateWindowSeconds
+        if let first = inWindow.first, let last = inWindow.last, inWindow.count > 2, last > first {
+            // Frames that fill the window evenly give their own rate (23.976 fps read 23 or 24 frames a
+            // second), to a thousandth; a window with a stall or a start in it keeps the count.
+            let interval = (last - first) / Double(inWindow.count - 1)
+            if first - horizon < 2 * interval, playerTime - last < 2 * interval { frameRate = (1000 / interval).rounded() / 1000 }
+        }
         let ongoing = bufferingStart.map { max(0, playerTime - $0) } ?? 0
         return PlaybackInformation(
             observedBitrate: windowSeconds > 0 ? Double(windowBytes) * 8 / windowSeconds : nil,
             profileBitrate: profileBitrate,
-            frameRate: Double(framesInWindow) / Self.frameRateWindowSeconds,
+            frameRate: frameRate,
             droppedFrameCount: droppedFrameCount,
             presentedFrameCount: presentedFrameCount,
             timeToFirstByteSeconds: firstBytes.isEmpty ? nil : firstBytes.reduce(0, +) / Double(firstBytes.count),
