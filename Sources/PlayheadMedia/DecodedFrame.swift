@@ -32,6 +32,10 @@ public struct DecodedFrame: Sendable, Equatable {
     public var hashedSize: Int
     /// MD5 of the frame exactly as FFmpeg's framemd5 muxer computes it, lowercase hex; nil unless hashing.
     public var md5: String?
+    /// Sample (pixel) aspect ratio of a video frame; `0/1` when unknown (FFmpeg's convention).
+    public var sampleAspectRatio = Rational(0, 1)
+    /// FFmpeg's name of an audio frame's channel layout (`stereo`, `5.1(side)`); nil for video.
+    public var channelLayoutName: String? = nil
     /// The frame's data, kept for a dump at presentation (``RenditionDecoderOptions/dumpAtPresentation``);
     /// nil otherwise.
     public var retained: RetainedFrame? = nil

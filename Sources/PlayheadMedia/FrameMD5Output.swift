@@ -97,9 +97,14 @@ public final class FrameMD5Output {
         switch frame.kind {
         case .video:
             let rate = frameRate ?? Rational(Int32(clamping: Int((1 / max(frame.durationSeconds, 0.001)).rounded())), 1)
-            return .init(kind: .video, timeBase: Rational(rate.den, rate.num), width: frame.width, height: frame.height)
+            var stream = FrameMD5Writer.Stream(kind: .video, timeBase: Rational(rate.den, rate.num), width: frame.width, height: frame.height)
+            stream.sampleAspectRatio = frame.sampleAspectRatio
+            return stream
         default:
-            return .init(kind: .audio, timeBase: Rational(1, Int32(frame.sampleRate)), sampleRate: frame.sampleRate, channels: frame.channels)
+            var stream = FrameMD5Writer.Stream(kind: .audio, timeBase: Rational(1, Int32(frame.sampleRate)), sampleRate: frame.sampleRate,
+                                               channels: frame.channels)
+            stream.channelLayoutName = frame.channelLayoutName
+            return stream
         }
     }
 

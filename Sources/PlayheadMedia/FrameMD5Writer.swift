@@ -13,6 +13,10 @@ public struct FrameMD5Writer {
         public var timeBase: Rational
         /// Video dimensions, audio sample rate and channel count.
         public var width = 0, height = 0, sampleRate = 0, channels = 0
+        /// Video sample aspect ratio as FFmpeg prints it (`0/1` unknown).
+        public var sampleAspectRatio = Rational(1, 1)
+        /// Audio channel layout name as FFmpeg prints it; nil: named from the channel count.
+        public var channelLayoutName: String?
 
         /// Creates a stream description.
         public init(kind: MediaKind, timeBase: Rational, width: Int = 0, height: Int = 0, sampleRate: Int = 0, channels: Int = 0) {
@@ -35,11 +39,11 @@ public struct FrameMD5Writer {
             switch stream.kind {
             case .video:
                 lines += ["#media_type \(index): video", "#codec_id \(index): rawvideo",
-                          "#dimensions \(index): \(stream.width)x\(stream.height)", "#sar \(index): 1/1"]
+                          "#dimensions \(index): \(stream.width)x\(stream.height)", "#sar \(index): \(stream.sampleAspectRatio)"]
             default:
                 lines += ["#media_type \(index): audio", "#codec_id \(index): pcm_s16le",
                           "#sample_rate \(index): \(stream.sampleRate)",
-                          "#channel_layout_name \(index): \(Self.layoutName(stream.channels))"]
+                          "#channel_layout_name \(index): \(stream.channelLayoutName ?? Self.layoutName(stream.channels))"]
             }
         }
         lines.append("#stream#, dts,        pts, duration,     size, hash")

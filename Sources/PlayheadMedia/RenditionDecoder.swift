@@ -317,7 +317,11 @@ public final class RenditionDecoder {
             isCorrupt: corrupt, hashedSize: 0, md5: nil)
         if decoder.kind == .video {
             described.formatName = av_get_pix_fmt_name(AVPixelFormat(f.format)).map { String(cString: $0) } ?? "?"
+            described.sampleAspectRatio = Rational(f.sample_aspect_ratio)
         } else {
+            var layout = f.ch_layout
+            var name = [CChar](repeating: 0, count: 128)
+            if av_channel_layout_describe(&layout, &name, name.count) > 0 { described.channelLayoutName = String(cString: name) }
             described.formatName = av_get_sample_fmt_name(AVSampleFormat(f.format)).map { String(cString: $0) } ?? "?"
             described.pictureType = "?"
         }

@@ -165,6 +165,20 @@ import Testing
         #expect(strip(two.stdout) == strip(one.stdout))
     }
 
+    /// Non-square pixels (4:3) and 5.1 AC-3: the header's `#sar` and `#channel_layout_name` are FFmpeg's
+    /// (`4/3`, `5.1(side)`), as is the whole text. They were always `1/1` and `5.1`.
+    @Test func headerCarriesTheSampleAspectRatioAndChannelLayout() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let url = "\(server.baseURL)/sar/index.m3u8"
+        let strip: (String) -> [String] = { $0.split(separator: "\n").filter { !$0.hasPrefix("#software") }.map(String.init) }
+        let ours = await CLI.run(CLI.playhead, ["frames", url, "--stream", "all", "--framemd5", "-"]).stdout
+        let reference = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", url, "-f", "framemd5", "-"]).stdout
+        #expect(strip(reference).contains("#sar 0: 4/3") && strip(reference).contains("#channel_layout_name 1: 5.1(side)"))
+        #expect(strip(reference).count > 200)
+        #expect(strip(ours) == strip(reference))
+    }
+
     /// `cues/ts/long.m3u8` plays its rendition twice across an EXT-X-DISCONTINUITY: FFmpeg keeps one AAC
     /// decoder across it (its noise generator goes on), so ours must too; a fresh decoder there changed
     /// 897 of the 1408 hashes after it.
