@@ -35,4 +35,9 @@ public final class Packet {
     public var size: Int { Int(raw.pointee.size) }
     /// Byte position of the packet in the segment, if known.
     public var bytePosition: Int64? { raw.pointee.pos < 0 ? nil : raw.pointee.pos }
+    /// A copy of the payload.
+    public var bytes: [UInt8] {
+        guard let data = raw.pointee.data, raw.pointee.size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(raw.pointee.size)))
+    }
 }

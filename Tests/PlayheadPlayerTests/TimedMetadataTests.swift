@@ -2,6 +2,7 @@ import Foundation
 import PlayheadCore
 import PlayheadMedia
 import PlayheadNet
+import PlayheadTestFixtures
 import Testing
 
 /// Subscribed tags (F19, the PSDK's `PTTimedMetadata`): each subscribed tag of the playlist becomes one
@@ -120,6 +121,42 @@ import Testing
         #expect(abs(range.timeSeconds - 13) < 1e-9 && range.mediaSequence == 3)
         #expect(range.metadata["ID"] == "dr-1" && range.metadata["DURATION"] == "5" && range.metadata["X-COM-EXAMPLE-ID"] == "a b")
         #expect(range.content.hasPrefix("ID=\"dr-1\",START-DATE=\"2026-11-26T00:00:13"), "\(range.content)")
+    }
+
+    /// Timed ID3 in the media (a TXXX frame at the first frame of each of three TS segments): each is a
+    /// `timedMetadata` event of type ID3, subscribed or not, at its PTS on the content timeline, with its
+    /// frames as metadata and the tag in base64 as content; once each, though a seek fetches them again.
+    @Test func timedID3InTheSegmentsIsReported() async throws {
+        let folder = NSTemporaryDirectory() + "playhead-id3-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:4", "#EXT-X-PLAYLIST-TYPE:VOD"]
+        for index in 0..<3 {
+            let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: PlayerFixtures.streams + "/ts/v0/seg00\(index).ts")))
+            let tag = TimedID3Injector.tag(description: "tag", value: "segment-\(index)")
+            let patched = try #require(TimedID3Injector.inject(tag, into: original))
+            try Data(patched).write(to: URL(fileURLWithPath: folder + "/seg\(index).ts"))
+            lines += ["#EXTINF:4,", "seg\(index).ts"]
+        }
+        lines.append("#EXT-X-ENDLIST")
+        try lines.joined(separator: "\n").write(toFile: folder + "/index.m3u8", atomically: true, encoding: .utf8)
+        let url = "file://\(folder)/index.m3u8"
+        let run = await PlayerFixtures.playVirtual(url, configure: { $0.mode = .demux; $0.buffer.backBufferSeconds = 0 },
+                                                   scheduled: [.init(atPositionSeconds: 9, action: .seek(toSeconds: 1))])
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        let events = metadataEvents(run).map(\.metadata)
+        #expect(events.map { $0.metadata["TXXX:tag"] } == ["segment-0", "segment-1", "segment-2"])
+        #expect(events.allSatisfy { $0.type == .id3 && $0.name == nil })
+        for (index, event) in events.enumerated() {
+            #expect(abs(event.timeSeconds - Double(index) * 4) < 1e-6, "\(event.timeSeconds)")
+            #expect(event.mediaSequence == index && event.id == "ID3@\(index)")
+            #expect(Data(base64Encoded: event.content).map { [UInt8]($0) } == TimedID3Injector.tag(description: "tag", value: "segment-\(index)"))
+        }
+        #expect(run.report.segmentsDownloaded > 3, "the seek fetched segments again")
+        #expect(run.report.timedMetadata == events)
+        // FFmpeg sees the same stream: a timed_id3 data stream.
+        let probe = await ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", folder + "/seg1.ts"])
+        #expect(probe.stdout.contains("timed_id3"))
     }
 
     @Test func aSubscribedTagNeedsItsHash() {

@@ -1,4 +1,6 @@
+import Foundation
 import PlayheadHLS
+import PlayheadMedia
 
 /// Subscribed tags: each playlist the loop takes in (the first, every reload, a switched variant's) is
 /// scanned, and each tag not seen before becomes a `timedMetadata` event and a report entry.
@@ -18,6 +20,26 @@ extension MediaPlayer {
         let found = scanner.scan(segments, trailing: tracker.playlist.trailingTags, endSeconds: end, dateRanges: tracker.playlist.dateRanges)
         state.timedMetadataScanner = scanner
         for metadata in found {
+            report.timedMetadata.append(metadata)
+            bus.post(.timedMetadata(metadata))
+        }
+    }
+
+    /// Reports the timed-ID3 packets of a content segment just demuxed (every one, subscribed or not, as
+    /// the PSDK reports ID3 metadata), once each: `segmentStart` is the content time of the segment's
+    /// first media, `spanStart` that media's timestamp in seconds.
+    func reportID3(_ demuxed: DemuxedSegment, tracked: TrackedSegment, segmentStart: Double, spanStart: Double) {
+        let streams = Set(demuxed.streams.filter { $0.kind == .data && $0.codecName == "timed_id3" }.map(\.index))
+        guard !streams.isEmpty else { return }
+        var index = 0
+        for packet in demuxed.packets where streams.contains(packet.streamIndex) {
+            guard let pts = packet.pts, let bytes = ID3Tag.tagBytes(ofTimedID3Packet: packet.bytes), let tag = ID3Tag(bytes) else { continue }
+            index += 1
+            guard state.id3Seen.insert("\(tracked.mediaSequence)#\(pts)#\(bytes.hashValue)").inserted else { continue }
+            let seconds = segmentStart + Double(pts) * packet.timeBase.doubleValue - spanStart
+            let metadata = TimedMetadata(id: "ID3@\(tracked.mediaSequence)" + (index > 1 ? "#\(index)" : ""), name: nil, timeSeconds: seconds,
+                                         type: .id3, metadata: tag.keyValues, content: Data(bytes).base64EncodedString(),
+                                         mediaSequence: tracked.mediaSequence)
             report.timedMetadata.append(metadata)
             bus.post(.timedMetadata(metadata))
         }

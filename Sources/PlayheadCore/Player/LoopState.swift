@@ -151,6 +151,8 @@ struct LoopState {
     var preroll: Preroll?
     /// Finds the subscribed tags not yet reported (nil when none is subscribed).
     var timedMetadataScanner: TimedMetadataScanner?
+    /// Timed-ID3 packets already reported (media sequence, PTS, bytes).
+    var id3Seen: Set<String> = []
     /// Loading inside an ad break (nil: loading content).
     var adCursor: AdLoadCursor?
     /// Timeline seconds = content seconds + contentOffset for the content being loaded.
