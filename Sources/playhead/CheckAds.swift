@@ -104,6 +104,7 @@ struct CheckAds: AsyncParsableCommand {
             lines.append("  first content frame after: \(f(v.firstContentAfter)) s (expected \(f(v.expectedFirstContentAfter)) s) \(v.firstContentAfterMatches ? (v.expectedFirstContentAfter == nil ? "none: a post-roll" : "right frame") : "WRONG"), error \(v.inErrorFrames.map(String.init) ?? "–") frames / \(f(v.inErrorMilliseconds)) ms")
             lines.append("  video gap out/in: \(f(v.videoGapOutMilliseconds)) / \(f(v.videoGapInMilliseconds)) ms; audio gap(+)/overlap(−) out/in: \(f(v.audioGapOutMilliseconds)) / \(f(v.audioGapInMilliseconds)) ms")
             for problem in v.problems { lines.append("  problem: \(problem)") }
+            for note in v.notes { lines.append("  note: \(note)") }
         }
         return lines.joined(separator: "\n")
     }

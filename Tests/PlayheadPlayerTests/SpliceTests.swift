@@ -97,6 +97,39 @@ import Testing
         #expect(result.boundaries.allSatisfy { $0.videoGapOutMilliseconds == 0 && abs($0.videoGapInMilliseconds ?? 1) < 1e-3 })
     }
 
+    /// Live replacement with a 29.97 fps ad: its frames do not tile the cues' 4 s and 6 s, so the frame
+    /// that crosses each cut shows until content resumes there. It kept its whole duration, ran 4 ms past
+    /// the resume point, and check-ads called every such break NOT EXACT.
+    @Test func aReplacementAdCutInsideAFrameEndsAtTheCut() async throws {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let ad = AdMap.MapAd(url: "../ad2997/index.m3u8", duration: 30, id: nil)
+        let map = AdMap(breaks: [AdMap.Entry(time: 10, cueId: nil, ads: [ad]), AdMap.Entry(time: nil, cueId: "splice-17", ads: [ad])])
+        let result = try await AdBoundaryChecker(client: client).check(url: server.url("/cues/ts/master.m3u8"), adMap: map, live: true)
+        #expect(result.boundaries.count == 2)
+        #expect(result.boundaries.allSatisfy { $0.kind == "replacement" && $0.exact }, "\(result.boundaries.map(\.problems))")
+        #expect(result.boundaries.allSatisfy { abs($0.videoGapInMilliseconds ?? 1) < 1e-3 })
+    }
+
+    /// An ad without audio in content with audio: the frames are exact, and the verdict says the break has no
+    /// sound (its audio figures were empty, with nothing said).
+    @Test func anAdWithoutAudioIsNoted() async throws {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let map = AdMap(breaks: [AdMap.Entry(time: 10, cueId: nil, ads: [.init(url: "../adsilent/index.m3u8", duration: 10, id: nil)])])
+        let result = try await AdBoundaryChecker(client: client).check(url: server.url("/cues/ts/index.m3u8"), adMap: map, live: false)
+        let verdict = try #require(result.boundaries.first)
+        #expect(verdict.exact, "\(verdict.problems)")
+        #expect(verdict.notes.contains { $0.contains("no audio") })
+        #expect(verdict.audioGapOutMilliseconds == nil)
+    }
+
     /// A cue inside a segment's last frame (7.99 s at 25 fps: that frame is 7.96-8.00 s, the next is the next
     /// segment's first) and one inside the content's last frame (29.99 s): the breaks start where those frames
     /// end, 8 s and 30 s (the post-roll). They stayed at the cue: content resumed two frames early, frames

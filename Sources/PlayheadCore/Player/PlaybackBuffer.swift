@@ -15,7 +15,7 @@ final class BufferedSegment {
     /// The URL it was fetched from (damage found while decoding names it).
     let url: String
     /// Its source and where that source sits on the timeline.
-    let placement: Placement
+    var placement: Placement
     /// The key its timestamps are anchored under: its discontinuity sequence, or the key of an
     /// undeclared timestamp jump at or before it (see ``MediaPlayer/anchorKey(for:firstPTS:url:now:)``).
     let anchorKey: Int

@@ -455,6 +455,8 @@ extension MediaPlayer {
         // A cue between two frames: the break moves to the next frame's start, and so does this clip's end.
         if let cue = placement.clipEnd, span != nil, let segment = buffer.forward.last, segment.tracked.mediaSequence == sequence {
             placement.clipEnd = alignBreakToFrame(cue: cue, in: segment)
+            // The same frames are kept; the last one's shown duration now runs to the moved cut.
+            segment.placement.clipEnd = placement.clipEnd
         }
         let presented = span.map { placement.timelineSpan(start: $0.start, end: $0.end) }
         if holdForPreroll(sequence, tracked: tracked, placement: placement, presented: presented) { return }

@@ -58,6 +58,8 @@ public struct AdBoundaryVerdict: Sendable, Codable, Equatable {
     public var exact: Bool
     /// What is wrong, when something is.
     public var problems: [String]
+    /// What is worth knowing and not wrong for the frame check (an ad without audio in content with audio).
+    public var notes: [String] = []
 }
 
 /// Plays an item with ads on the virtual clock and checks every splice against FFmpeg's own decode
@@ -113,8 +115,13 @@ public struct AdBoundaryChecker: Sendable {
         for record in report.adBoundaries {
             var ad: [ReferenceFrame] = []
             if let first = record.adMediaURLs.first { ad = try await frames(first) }
-            verdicts.append(Self.verdict(record, before: try await content(record.lastContentBefore),
-                                         after: try await content(record.firstContentAfter), ad: ad))
+            var verdict = Self.verdict(record, before: try await content(record.lastContentBefore),
+                                       after: try await content(record.firstContentAfter), ad: ad)
+            if record.firstAdAudio == nil, report.framesPresented["audio", default: 0] > 0 {
+                // Audio played, none of it the ad's: the audio figures are empty for that reason.
+                verdict.notes.append("the ad presented no audio while the content has audio: the break plays without sound")
+            }
+            verdicts.append(verdict)
         }
         return Result(boundaries: verdicts, report: report)
     }
