@@ -113,6 +113,12 @@ struct Frames: AsyncParsableCommand {
                            + (missing.contains(.audio) ? " (audio in a separate rendition, EXT-X-MEDIA TYPE=AUDIO, is read from its own playlist URL)" : ""))
                 return 1
             }
+            // Packets came and none decoded (ffmpeg cannot either): that is a failure, not an empty success.
+            if mode != .demux, sink.framesDecoded == 0 {
+                printError("\(loaded.media.url): no frame could be decoded from its \(sink.packetCount) packets"
+                           + (sink.damageCount > 0 ? " (\(sink.damageCount) damage reports, above)" : ""))
+                return 1
+            }
         } catch {
             sink.finish(elapsed: ContinuousClock.now - started)
             if !Task.isCancelled { printError(error.description) }
@@ -147,6 +153,12 @@ final class FrameSink {
     private var packets = 0
     private var bytes = 0
     private var damage = 0
+    /// Frames decoded, every kind.
+    var framesDecoded: Int { frames.values.reduce(0, +) }
+    /// Packets read.
+    var packetCount: Int { packets }
+    /// Damage reports written.
+    var damageCount: Int { damage }
     /// The kinds of stream the segments held.
     private(set) var kindsSeen: Set<MediaKind> = []
 

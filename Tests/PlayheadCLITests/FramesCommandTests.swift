@@ -165,6 +165,22 @@ import Testing
         #expect(strip(two.stdout) == strip(one.stdout))
     }
 
+    /// A segment from the middle of a long GOP, alone: no keyframe and no parameter sets, so nothing decodes
+    /// (ffmpeg cannot either). That is exit 1 with a sentence, where it was exit 0 and "0 frames".
+    @Test func nothingDecodedIsAFailure() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let playlist = NSTemporaryDirectory() + "playhead-undecodable-\(UUID().uuidString).m3u8"
+        defer { try? FileManager.default.removeItem(atPath: playlist) }
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n\(server.baseURL)/longgop/ts/seg001.ts\n#EXT-X-ENDLIST\n"
+            .write(toFile: playlist, atomically: true, encoding: .utf8)
+        let outcome = await CLI.run(CLI.playhead, ["frames", playlist, "--stream", "video"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("no frame could be decoded"), "\(outcome.stderr)")
+        // The whole rendition decodes as before.
+        #expect(await CLI.run(CLI.playhead, ["frames", "\(server.baseURL)/longgop/ts/index.m3u8"]).status == 0)
+    }
+
     /// Non-square pixels (4:3) and 5.1 AC-3: the header's `#sar` and `#channel_layout_name` are FFmpeg's
     /// (`4/3`, `5.1(side)`), as is the whole text. They were always `1/1` and `5.1`.
     @Test func headerCarriesTheSampleAspectRatioAndChannelLayout() async throws {
