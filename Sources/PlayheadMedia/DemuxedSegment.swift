@@ -20,21 +20,24 @@ public final class DemuxedSegment {
     }
 
     /// Gives a duration to packets the container left without one. An fMP4 fragment demuxed on its own
-    /// leaves its last sample of each stream at 0 (its duration comes from the next fragment), so the
-    /// segment's media ended one frame early: ads were placed a frame short (content resumed under the ad's
-    /// last frame) and the drift line counted a frame per segment missing. Such a packet gets the gap to
-    /// the next packet of its stream in presentation order, the last one the stream's most common duration.
+    /// leaves its last sample of each stream at 0 (its duration comes from the next fragment), and TS
+    /// leaves reordered B-frames at 0, so the segment's media ended one frame early: ads were placed a
+    /// frame short (content resumed under the ad's last frame) and the drift line counted a frame per
+    /// segment missing. Such a packet gets the stream's most common duration in the segment, or, when no
+    /// packet has one, the most common gap between its timestamps (not the gap to the next timestamp:
+    /// with B-frames the next one in display order may be in the next segment, and a frame got two
+    /// frames' time).
     static func fillMissingDurations(_ packets: [Packet]) {
         let byStream = Dictionary(grouping: packets.filter { $0.pts != nil }, by: \.streamIndex)
         for (_, stream) in byStream where stream.contains(where: { $0.duration <= 0 }) {
-            let ordered = stream.sorted { $0.pts! < $1.pts! }
-            for (packet, next) in zip(ordered, ordered.dropFirst()) where packet.duration <= 0 && next.pts! > packet.pts! {
-                packet.raw.pointee.duration = next.pts! - packet.pts!
-            }
             var counts: [Int64: Int] = [:]
-            for packet in ordered where packet.duration > 0 { counts[packet.duration, default: 0] += 1 }
+            for packet in stream where packet.duration > 0 { counts[packet.duration, default: 0] += 1 }
+            if counts.isEmpty {
+                let ordered = stream.map { $0.pts! }.sorted()
+                for (a, b) in zip(ordered, ordered.dropFirst()) where b > a { counts[b - a, default: 0] += 1 }
+            }
             guard let common = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) })?.key else { continue }
-            for packet in ordered where packet.duration <= 0 { packet.raw.pointee.duration = common }
+            for packet in stream where packet.duration <= 0 { packet.raw.pointee.duration = common }
         }
     }
 

@@ -71,8 +71,8 @@ extension SessionSpec {
         }
         if let tags = try r.stringArray("subscribedTags") {
             // The PSDK's subscribed tags are named with their '#' (#EXT-X-CUE); a bare name matches no line.
-            if let bare = tags.first(where: { !$0.hasPrefix("#") || $0.count < 2 }) {
-                throw .invalidField("subscribedTags", "each tag starts with '#' and names a tag, e.g. #EXT-X-CUE; \"\(bare)\" does not")
+            for (index, tag) in tags.enumerated() {
+                do { try TimedMetadataScanner.validate(tag) } catch { throw .invalidField("subscribedTags[\(index)]", error.description) }
             }
             spec.subscribedTags = tags
         }

@@ -69,6 +69,32 @@ import Testing
         #expect(shown == Array(reference[first...]), "every frame from the first on, FFmpeg's")
     }
 
+    /// ABR on a long-GOP ladder (longgop/{ts,fmp4}-master.m3u8: 320x180 and 640x360, cut alike): slow for
+    /// 5 s, then fast, so it climbs to the 640x360 rung at a segment that begins between keyframes. That
+    /// rung's segment before is decoded first: every frame shown is one of FFmpeg's frames of the rung it
+    /// came from, 360 in all, with no damage. TS showed damaged pictures after the switch, fMP4 none at all
+    /// until the next keyframe, and 4 s went by with no video and no rebuffer.
+    @Test(arguments: ["ts", "fmp4"])
+    func aSwitchOfRenditionIntoAGOPDecodesFromItsKeyframe(container: String) async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let low = await PlayerFixtures.ffmpegHashes(server.url("/longgop/\(container)/index.m3u8"))
+        let high = await PlayerFixtures.ffmpegHashes(server.url("/longgop/\(container)1/index.m3u8"))
+        try #require(low.count == 360 && high.count == 360)
+        let trace = BandwidthTrace(name: "up", times: [0, 2, 3, 60], megabitsPerSecond: [0.5, 0.5, 8, 8])
+        let run = await PlayerFixtures.playVirtual(server.url("/longgop/\(container)-master.m3u8"), configure: { $0.hashFrames = true; $0.abr?.policy = "throughput" },
+                                                   link: SimulatedLink(trace: trace))
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        #expect(run.report.bitrateSwitches.map(\.toBitsPerSecond).contains(1_100_000), "it must climb")
+        let shown = video(run)
+        #expect(shown.count == 360)
+        // Frame i is frame i of one rung or the other, in order.
+        let matched = shown.enumerated().filter { index, hash in low.indices.contains(index) && (low[index] == hash || high[index] == hash) }
+        #expect(matched.count == 360, "\(shown.count - matched.count) frames are no rung's frame at their place")
+        #expect(run.report.damage.isEmpty, "\(run.report.damage.prefix(2))")
+        #expect(run.eventLines.contains { $0.contains("prerollStarted") })
+    }
+
     /// A seek back inside the media held: decoding restarts at the held segment with the keyframe, not at
     /// the one holding the target.
     @Test func aSeekInsideTheBufferRestartsAtAHeldKeyframe() async throws {

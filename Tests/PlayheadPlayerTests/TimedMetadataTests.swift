@@ -162,5 +162,20 @@ import Testing
     @Test func aSubscribedTagNeedsItsHash() {
         #expect(throws: SubscribedTagError.missingHash("EXT-X-ASSET")) { try TimedMetadataScanner(tags: ["#EXT-X-CUE", "EXT-X-ASSET"]) }
         #expect(throws: SubscribedTagError.empty) { try TimedMetadataScanner(tags: ["#"]) }
+        // Names that could never match a line, and the spec's own tags, are refused rather than silently kept.
+        #expect(throws: SubscribedTagError.malformed("#EXT-X-FOO:A=1")) { try TimedMetadataScanner(tags: ["#EXT-X-FOO:A=1"]) }
+        #expect(throws: SubscribedTagError.malformed("#EXT-X-FOO ")) { try TimedMetadataScanner(tags: ["#EXT-X-FOO "]) }
+        #expect(throws: SubscribedTagError.specTag("#EXTINF")) { try TimedMetadataScanner(tags: ["#EXTINF"]) }
+        #expect(throws: Never.self) { try TimedMetadataScanner(tags: ["#EXT-X-DATERANGE", "#EXT-OATCLS-SCTE35"]) }
+    }
+
+    /// Ids are unique in a session: a tag's ID attribute given twice, or the same place in two variants'
+    /// playlists, gets `#2`.
+    @Test func idsAreUniqueInASession() {
+        var used: Set<String> = []
+        #expect(TimedMetadata.unique("foo-a", in: &used) == "foo-a")
+        #expect(TimedMetadata.unique("foo-a", in: &used) == "foo-a#2")
+        #expect(TimedMetadata.unique("foo-a", in: &used) == "foo-a#3")
+        #expect(TimedMetadata.unique("#T@0", in: &used) == "#T@0")
     }
 }

@@ -39,8 +39,10 @@ import Testing
             (#"{"url": "http://h/a", "startSeconds": 1e12}"#, "startSeconds"),
             (#"{"url": "http://h/a", "bandwidthMegabitsPerSecond": 1e300}"#, "bandwidthMegabitsPerSecond"),
             (#"{"url": "http://h/a", "rate": 1e400}"#, "rate"), (#"{"url": "http://h/a", "abr": {"variant": -1e999}}"#, "abr.variant"),
-            (##"{"url": "http://h/a", "subscribedTags": ["#EXT-X-CUE", "EXT-X-FOO"]}"##, "subscribedTags"),
-            (##"{"url": "http://h/a", "subscribedTags": ["#"]}"##, "subscribedTags"),
+            (##"{"url": "http://h/a", "subscribedTags": ["#EXT-X-CUE", "EXT-X-FOO"]}"##, "subscribedTags[1]"),
+            (##"{"url": "http://h/a", "subscribedTags": ["#"]}"##, "subscribedTags[0]"),
+            (##"{"url": "http://h/a", "subscribedTags": ["#EXT-X-FOO:A=1"]}"##, "subscribedTags[0]"),
+            (##"{"url": "http://h/a", "subscribedTags": ["#EXT-X-CUE", "#EXTINF"]}"##, "subscribedTags[1]"),
         ]
         for (json, field) in cases {
             #expect(throws: APIError.self) { try parse(json) }

@@ -19,7 +19,8 @@ extension MediaPlayer {
         let end = tracker.endListSeen ? tracker.segments.last?.endSeconds : nil
         let found = scanner.scan(segments, trailing: tracker.playlist.trailingTags, endSeconds: end, dateRanges: tracker.playlist.dateRanges)
         state.timedMetadataScanner = scanner
-        for metadata in found {
+        for var metadata in found {
+            metadata.id = TimedMetadata.unique(metadata.id, in: &state.timedMetadataIDs)
             report.timedMetadata.append(metadata)
             bus.post(.timedMetadata(metadata))
         }
@@ -31,13 +32,11 @@ extension MediaPlayer {
     func reportID3(_ demuxed: DemuxedSegment, tracked: TrackedSegment, segmentStart: Double, spanStart: Double) {
         let streams = Set(demuxed.streams.filter { $0.kind == .data && $0.codecName == "timed_id3" }.map(\.index))
         guard !streams.isEmpty else { return }
-        var index = 0
         for packet in demuxed.packets where streams.contains(packet.streamIndex) {
             guard let pts = packet.pts, let bytes = ID3Tag.tagBytes(ofTimedID3Packet: packet.bytes), let tag = ID3Tag(bytes) else { continue }
-            index += 1
             guard state.id3Seen.insert("\(tracked.mediaSequence)#\(pts)#\(bytes.hashValue)").inserted else { continue }
             let seconds = segmentStart + Double(pts) * packet.timeBase.doubleValue - spanStart
-            let metadata = TimedMetadata(id: "ID3@\(tracked.mediaSequence)" + (index > 1 ? "#\(index)" : ""), name: nil, timeSeconds: seconds,
+            let metadata = TimedMetadata(id: TimedMetadata.unique("ID3@\(tracked.mediaSequence)", in: &state.timedMetadataIDs), name: nil, timeSeconds: seconds,
                                          type: .id3, metadata: tag.keyValues, content: Data(bytes).base64EncodedString(),
                                          mediaSequence: tracked.mediaSequence)
             report.timedMetadata.append(metadata)

@@ -4,6 +4,15 @@ import PlayheadHLS
 /// later, an ID3 frame of the media. Posted once, as a `timedMetadata` event, when first identified,
 /// and kept in the report's `timedMetadata` list (the PSDK's `timedMetadataCollection`).
 public struct TimedMetadata: Sendable, Equatable, Codable {
+    /// `id`, or, when `used` holds it already, `id#2`, `id#3`, …: ids stay unique across a session (the
+    /// same tag in each variant's playlist, an ID attribute repeated). Adds the id returned to `used`.
+    public static func unique(_ id: String, in used: inout Set<String>) -> String {
+        var candidate = id, n = 1
+        while used.contains(candidate) { n += 1; candidate = "\(id)#\(n)" }
+        used.insert(candidate)
+        return candidate
+    }
+
     /// Where the metadata came from (the PSDK's `PTTimedMetadataType`).
     public enum Kind: String, Sendable, Equatable, Codable {
         /// A tag of the playlist.
@@ -12,9 +21,9 @@ public struct TimedMetadata: Sendable, Equatable, Codable {
         case id3 = "ID3"
     }
 
-    /// Its identifier: the tag's `ID` attribute when it has one; otherwise one made from where it is
-    /// (`<name>@<media sequence>` and, for a further tag of that name before the same segment, `#<n>`),
-    /// the same on every run, where the PSDK picks a random one.
+    /// Its identifier, unique in the session: the tag's `ID` attribute when it has one; otherwise one made
+    /// from where it is (`<name>@<media sequence>`); `#<n>` after either when that id was given before.
+    /// The same on every run, where the PSDK picks a random one.
     public var id: String
     /// The tag's name with its `#` (for example `#EXT-X-ASSET`); nil for ID3.
     public var name: String?
@@ -50,12 +59,18 @@ public enum SubscribedTagError: Error, Equatable, CustomStringConvertible {
     case missingHash(String)
     /// An empty name, or `#` alone.
     case empty
+    /// A name with a character no tag name has (`:`, `,`, white space): it could never match.
+    case malformed(String)
+    /// A tag the HLS specification defines (other than EXT-X-DATERANGE): the player reads those itself.
+    case specTag(String)
 
     /// One sentence naming the tag.
     public var description: String {
         switch self {
         case let .missingHash(tag): "a subscribed tag starts with '#' (for example #EXT-X-ASSET); \"\(tag)\" does not"
         case .empty: "a subscribed tag names a tag: empty or '#' alone is not one"
+        case let .malformed(tag): "a subscribed tag is a name alone, without ':', ',' or spaces (for example #EXT-X-ASSET); \"\(tag)\" is not"
+        case let .specTag(tag): "\(tag) is a tag of the HLS specification, which the player reads itself; subscribe to custom tags (and #EXT-X-DATERANGE)"
         }
     }
 }
@@ -69,14 +84,30 @@ public struct TimedMetadataScanner: Sendable {
     public let subscribed: Set<String>
     private var seen: Set<String> = []
 
-    /// A scanner for `tags`; each must start with `#` and name a tag.
+    /// A scanner for `tags`; each must be a tag name with its `#`, not one of the HLS specification's
+    /// own tags (EXT-X-DATERANGE excepted).
     public init(tags: [String]) throws(SubscribedTagError) {
-        for tag in tags {
-            if tag.isEmpty || tag == "#" { throw .empty }
-            if !tag.hasPrefix("#") { throw .missingHash(tag) }
-        }
+        for tag in tags { try Self.validate(tag) }
         subscribed = Set(tags)
     }
+
+    /// Checks one subscribed name (the CLI and the daemon say which one is wrong).
+    public static func validate(_ tag: String) throws(SubscribedTagError) {
+        if tag.isEmpty || tag == "#" { throw .empty }
+        if !tag.hasPrefix("#") { throw .missingHash(tag) }
+        if tag.contains(where: { $0 == ":" || $0 == "," || $0.isWhitespace }) { throw .malformed(tag) }
+        if specTags.contains(tag) { throw .specTag(tag) }
+    }
+
+    /// The tags RFC 8216bis defines, which are not custom tags (EXT-X-DATERANGE is not here: it may be subscribed).
+    static let specTags: Set<String> = [
+        "#EXTM3U", "#EXTINF", "#EXT-X-VERSION", "#EXT-X-TARGETDURATION", "#EXT-X-MEDIA-SEQUENCE", "#EXT-X-DISCONTINUITY-SEQUENCE",
+        "#EXT-X-ENDLIST", "#EXT-X-PLAYLIST-TYPE", "#EXT-X-I-FRAMES-ONLY", "#EXT-X-PART-INF", "#EXT-X-SERVER-CONTROL",
+        "#EXT-X-BYTERANGE", "#EXT-X-DISCONTINUITY", "#EXT-X-KEY", "#EXT-X-MAP", "#EXT-X-PROGRAM-DATE-TIME", "#EXT-X-GAP",
+        "#EXT-X-BITRATE", "#EXT-X-PART", "#EXT-X-SKIP", "#EXT-X-PRELOAD-HINT", "#EXT-X-RENDITION-REPORT", "#EXT-X-MEDIA",
+        "#EXT-X-STREAM-INF", "#EXT-X-I-FRAME-STREAM-INF", "#EXT-X-SESSION-DATA", "#EXT-X-SESSION-KEY", "#EXT-X-CONTENT-STEERING",
+        "#EXT-X-INDEPENDENT-SEGMENTS", "#EXT-X-START", "#EXT-X-DEFINE", "#EXT-X-ALLOW-CACHE",
+    ]
 
     /// The subscribed tags in `segments` (in order) not reported before; then, when `endSeconds` is
     /// given (the playlist has ended), those in `trailing` (after the last segment), placed there; then,

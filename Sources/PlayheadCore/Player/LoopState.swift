@@ -145,12 +145,17 @@ struct LoopState {
     /// The next content segment is the first the decoder gets after a fresh start (the session's start, a
     /// seek, a return from a break): it must begin at a keyframe, or earlier segments are fetched first.
     var needsKeyframe = true
+    /// Timeline time and source of the last decoded frame of each kind handed to the renderer (cleared
+    /// by a seek): a later one of the same source at an earlier time is a frame shown already.
+    var lastQueued: [MediaKind: (seconds: Double, source: SpliceSource)] = [:]
     /// The item's content has audio and no video (an audio-only rendition): audio is the master kind.
     var audioOnly = false
     /// Content segments held back while the segments before them are fetched to start decoding at a keyframe.
     var preroll: Preroll?
     /// Finds the subscribed tags not yet reported (nil when none is subscribed).
     var timedMetadataScanner: TimedMetadataScanner?
+    /// Ids given to timed metadata so far (each is unique in the session).
+    var timedMetadataIDs: Set<String> = []
     /// Timed-ID3 packets already reported (media sequence, PTS, bytes).
     var id3Seen: Set<String> = []
     /// Loading inside an ad break (nil: loading content).

@@ -21,6 +21,9 @@ final class BufferedSegment {
     let anchorKey: Int
     /// Index of the next packet to hand to the renderer.
     var nextPacket = 0
+    /// Its video packets before its first keyframe are not decoded (decoding starts here, at that keyframe:
+    /// a preroll, or a seek restarting in the buffer).
+    var skipVideoUntilKeyframe = false
 
     init(demuxed: DemuxedSegment, tracked: TrackedSegment, timelineStart: Double, timelineEnd: Double, byteCount: Int,
          placement: Placement, anchorKey: Int? = nil, url: String? = nil) {
@@ -92,7 +95,7 @@ final class PlaybackBuffer {
 
     /// Rewinds for a seek to timeline time `target` inside the media held (the back buffer, then the
     /// forward buffer): the segment holding it (or, when that one begins without a keyframe, the last one
-    /// before it that holds one) and every one after it are handed out again from their first
+    /// before it that holds one; none held, and the answer is false) and every one after it are handed out again from their first
     /// packet, and those before it stay behind. Only an unbroken run of content qualifies
     /// (consecutive media sequences, each starting within 0.1 s of where the one before ended, or up to
     /// 0.5 s before it, from the segment whose first media is at or before `target` to the last);
@@ -103,8 +106,13 @@ final class PlaybackBuffer {
         guard let last = held.last, target < last.timelineEnd,
               var index = held.lastIndex(where: { $0.timelineStart <= target + 1e-6 }) else { return false }
         // Decoding starts at a keyframe: from an earlier segment held when this one begins without one.
-        if !MediaPlayer.beginsWithKeyframe(held[index]),
-           let keyed = held[..<index].lastIndex(where: MediaPlayer.holdsKeyframe) { index = keyed }
+        if !MediaPlayer.beginsWithKeyframe(held[index]) {
+            // None held: the seek fetches, and its preroll goes back to a keyframe (decoding from this
+            // segment showed nothing until its keyframe, half a second after the target).
+            guard let keyed = held[..<index].lastIndex(where: MediaPlayer.holdsKeyframe) else { return false }
+            index = keyed
+            held[keyed].skipVideoUntilKeyframe = !MediaPlayer.beginsWithKeyframe(held[keyed])
+        }
         let run = held[index...]
         guard run.allSatisfy({ $0.placement.source == .content }) else { return false }
         // (A segment cut by time may begin with B-frames shown before its cut: an overlap, not a hole.)

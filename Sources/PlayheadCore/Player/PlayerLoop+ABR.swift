@@ -105,6 +105,9 @@ extension MediaPlayer {
         // Live: the new rendition's window continues the content timeline of the old one.
         if let old = state.tracker, old.isLive { tracker = tracker.aligned(to: old) }
         state.tracker = tracker
+        // The new rung's next segment may begin between keyframes (long GOPs cut by time): decoding then
+        // starts in its segment before (a preroll), not on pictures that reference the other rung's.
+        state.needsKeyframe = true
         reportTimedMetadata(tracker, listed: playlist.segments.count)
         if !tracker.isLive { state.variantPlaylists[index] = (playlist, url) }
         qos.setProfileBitrate(to)

@@ -130,6 +130,7 @@ extension MediaPlayer {
             state.loadedEnd = nil
         }
         frames.clear()
+        state.lastQueued = [:]
         decoder.reset()
         for assets in state.adAssets.values { for asset in assets { asset.decoder.reset() } }
         state.decodingSegment = nil

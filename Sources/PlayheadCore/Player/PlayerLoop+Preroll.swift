@@ -1,7 +1,7 @@
 import PlayheadMedia
 
 /// Content segments waiting for the segments before them: the first segment after a seek, the session's
-/// start or a return from a break did not begin with a keyframe (long GOPs cut into short segments), so
+/// start, a return from a break or a switch of rendition did not begin with a keyframe (long GOPs cut into short segments), so
 /// decoding it alone showed damaged pictures (HEVC) or nothing until the next keyframe, seconds later
 /// (H.264). The segments before it are fetched, back to one that holds a keyframe, and decoded first;
 /// their frames are before the target and are not presented.
@@ -15,6 +15,9 @@ struct Preroll {
     let presented: (start: Double, end: Double)?
     /// What the timestamp-jump check knew after the wanted segment (restored once the earlier ones are in).
     let lastContentEnd: ContentSegmentEnd?
+    /// Source seconds up to which media was already loaded before the wanted segment (after a switch of
+    /// rendition: the rung before's); nothing of the earlier segments before it is presented.
+    let loadedUpTo: Double?
     /// The earlier segment to fetch next.
     var next: Int
 }
@@ -52,7 +55,7 @@ extension MediaPlayer {
               !Self.beginsWithKeyframe(segment), let previous = prerollCandidate(before: sequence, of: tracked),
               let held = buffer.removeLast() else { return false }
         state.preroll = Preroll(held: [held], sequence: sequence, tracked: tracked, placement: placement, presented: presented,
-                                lastContentEnd: state.lastContentEnd, next: previous)
+                                lastContentEnd: state.lastContentEnd, loadedUpTo: state.loadedEnd.map { $0 - placement.offset }, next: previous)
         bus.post(.custom(name: "prerollStarted", payload: [
             "mediaSequence": String(sequence), "fetching": String(previous),
             "reason": "the segment does not begin with a keyframe; decoding starts in an earlier one",
@@ -69,6 +72,12 @@ extension MediaPlayer {
         recordSegment(transfer, mediaSequence: sequence, now: now)
         var placement = preroll.placement
         placement.clipEnd = nil
+        // Only decoded: nothing before the wanted segment's first media is presented (after a switch of
+        // rendition, that time was shown from the rung before).
+        if let wanted = preroll.held.last {
+            let start = max(wanted.timelineStart - placement.offset, preroll.loadedUpTo ?? -.infinity)
+            placement.clipStart = max(placement.clipStart ?? start, start)
+        }
         _ = bufferSegment(transfer, tracked: tracked, placement: placement, now: now)
         if let segment = buffer.forward.last, segment.tracked.mediaSequence == sequence, !Self.holdsKeyframe(segment),
            preroll.held.count < Self.prerollSegmentLimit, let previous = prerollCandidate(before: sequence, of: tracked),
@@ -77,6 +86,11 @@ extension MediaPlayer {
             preroll.next = previous
             state.preroll = preroll
             return nil
+        }
+        // Decoding starts at this segment's keyframe: the pictures before it reference frames never fetched
+        // (they decoded to damage, reported as such).
+        if let segment = buffer.forward.last, segment.tracked.mediaSequence == sequence, !Self.beginsWithKeyframe(segment) {
+            segment.skipVideoUntilKeyframe = true
         }
         finishPreroll(preroll)
         return (preroll.sequence, preroll.tracked, preroll.placement, preroll.presented)

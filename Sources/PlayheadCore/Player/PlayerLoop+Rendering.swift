@@ -71,6 +71,10 @@ extension MediaPlayer {
             // reordering, frame threads) belong to the segment before and are placed by its anchor.
             if configuration.mode != .demux { drainDecoder(of: previous, now: now) }
         }
+        if segment.skipVideoUntilKeyframe, packet.kind == .video {
+            if !packet.isKeyframe { return true }
+            segment.skipVideoUntilKeyframe = false
+        }
         state.decodingSegment = segment
         if configuration.mode == .demux {
             // Packets come in decode order; present a whole segment's worth in presentation order.
@@ -153,6 +157,12 @@ extension MediaPlayer {
         // cue) shows until the cut, where the next source begins: a 29.97 fps ad cut at 4 s overlapped
         // the content by 4 ms and check-ads could never call it exact.
         if let clipEnd = segment.placement.clipEnd, source + duration > clipEnd { duration = max(0, clipEnd - source) }
+        // Decoded frames come in presentation order. After a switch of rendition on segments cut between
+        // keyframes, the new rung's first segment repeats a few frames the old rung already showed
+        // (B-frames from before its cut): shown once, not twice.
+        let timeline = source + segment.placement.offset
+        if let last = state.lastQueued[frame.kind], last.source == segment.placement.source, timeline < last.seconds + 1e-6 { return }
+        state.lastQueued[frame.kind] = (timeline, segment.placement.source)
         queue(PendingFrame(kind: frame.kind, timelineSeconds: source + segment.placement.offset, source: segment.placement.source,
                            sourceSeconds: source, durationSeconds: duration, frame: frame, ptsSeconds: pts,
                            isKeyframe: frame.isKeyframe, segmentURL: segment.url), now: now)
