@@ -1,7 +1,8 @@
 import Foundation
-import PlayheadCore
+@testable import PlayheadCore
 import PlayheadHLS
 import PlayheadMedia
+import PlayheadNet
 import PlayheadOrigin
 import PlayheadTestFixtures
 import Testing
@@ -39,6 +40,22 @@ import Testing
         #expect(!run.report.bitrateSwitches.isEmpty && run.report.bitrateSwitches.allSatisfy { $0.toBitsPerSecond != 70400 })
         #expect(run.report.framesPresented["video"] == 900)
         #expect(run.eventLines.contains { $0.contains("audioOnlyVariantsLeftOut") && $0.contains("audioonly/ts/index.m3u8") })
+    }
+
+    /// check-ads checks video frames: on audio-only content it says so and stops (it judged audio frames as
+    /// pictures, every break NOT EXACT with hashes "DIFFERENT").
+    @Test func checkAdsRefusesAudioOnlyContent() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let map = AdMap(breaks: [AdMap.Entry(time: 8, cueId: nil, ads: [.init(url: "../../cues/ad/v1/index.m3u8", duration: 10, id: nil)])])
+        do {
+            _ = try await AdBoundaryChecker(client: client).check(url: server.url("/audioonly/ts/index.m3u8"), adMap: map, live: false)
+            Issue.record("check-ads should refuse audio-only content")
+        } catch {
+            #expect("\(error)".contains("audio and no video"), "\(error)")
+        }
     }
 
     /// Without ABR, the first variant and a bandwidth cap choose among the video variants; by index the

@@ -55,17 +55,49 @@ import Testing
         #expect(abs(run.report.mediaSeconds - run.report.positionSeconds) < 1e-6, "\(run.report.mediaSeconds) \(run.report.positionSeconds)")
     }
 
+    /// A seek back into a segment held only as a preroll (segment 2, 4.0–6.07 s, keyframe at 5 s; nothing
+    /// before it is held): it fetches and prerolls from the keyframe at 0 s, and the first frame is at 4.5 s.
+    /// Restarted in the buffer, it began at segment 2's keyframe, 5 s, half a second late.
+    @Test func aSeekIntoAHeldPrerollSegmentWithoutItsKeyframeFetches() async throws {
+        let (server, url, reference) = try await reference("/longgop/ts/index.m3u8")
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(url, configure: { $0.hashFrames = true; $0.buffer.maximumSeconds = 2 },
+                                                   scheduled: [.init(atPositionSeconds: 1, action: .seek(toSeconds: 7.3)),
+                                                               .init(atPositionSeconds: 7.5, action: .seek(toSeconds: 4.5))])
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        #expect(run.report.seeks.count == 2)
+        let back = try #require(run.report.seeks.last)
+        #expect(back.fromBuffer == false && abs((back.firstFrameSeconds ?? 0) - 4.5) < 1e-3, "\(back)")
+        #expect(Array(video(run).suffix(360 - 135)) == Array(reference[135...]))
+        #expect(run.report.damage.isEmpty)
+    }
+
+    /// Every decoded frame has its duration: a frame's packet left without one (the last of an fMP4 fragment,
+    /// B-frames at a cut) gets the stream's common duration, one frame, never two.
+    @Test(arguments: ["/longgop/fmp4/index.m3u8", "/longgop/ts/index.m3u8"])
+    func everyFrameLastsOneFrame(path: String) async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(server.url(path), configure: { $0.hashFrames = true })
+        let durations = run.presented.filter { $0.kind == .video }.map(\.durationSeconds)
+        #expect(durations.count == 360)
+        #expect(durations.allSatisfy { abs($0 - 1.0 / 30) < 1e-9 }, "\(Set(durations))")
+    }
+
     /// A start position inside segment 3: every frame from there on is FFmpeg's, none damaged, none
-    /// missing. (It starts at frame 216, not 219: a session that starts there places the segment's first
-    /// media at its listed start, and segment 3, cut by time, holds three B-frames from before its cut.)
-    @Test func aStartPositionInASegmentWithoutAKeyframe() async throws {
-        let (server, url, reference) = try await reference("/longgop/fmp4/index.m3u8")
+    /// missing. In TS the first is frame 219 (7.3 s), as after a seek: the timeline is pinned at the
+    /// segment's first picture in decode order, where the packager cut it, not at the B-frames from before
+    /// the cut it also carries (it began at frame 216, 7.2 s). In fMP4 it still begins at 216: there the
+    /// fragment's first sample is also its earliest, and the listed start sits two frames after it.
+    @Test(arguments: [("/longgop/ts/index.m3u8", 219...219), ("/longgop/fmp4/index.m3u8", 216...219)])
+    func aStartPositionInASegmentWithoutAKeyframe(path: String, first expected: ClosedRange<Int>) async throws {
+        let (server, url, reference) = try await reference(path)
         defer { server.stop() }
         let run = await PlayerFixtures.playVirtual(url, configure: { $0.hashFrames = true; $0.startSeconds = 7.3 })
         #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
         let shown = video(run)
         let first = try #require(shown.first.flatMap { reference.firstIndex(of: $0) })
-        #expect((216...219).contains(first), "first frame \(first)")
+        #expect(expected.contains(first), "first frame \(first)")
         #expect(shown == Array(reference[first...]), "every frame from the first on, FFmpeg's")
     }
 

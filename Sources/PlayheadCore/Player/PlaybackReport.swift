@@ -115,6 +115,8 @@ public struct PlaybackReport: Sendable, Codable {
     /// Every VAST beacon fired (event, ad, media time, wall time, URL, HTTP status, attempts), when a
     /// beacon tracker ran with the session.
     public var beacons: [BeaconRecord] = []
+    /// The content had audio and no video (an audio-only rendition): audio paced playback.
+    public var audioOnly = false
     /// Every subscribed tag identified, in the order its `timedMetadata` event was posted (the PSDK's
     /// `timedMetadataCollection`); empty when no tag is subscribed.
     public var timedMetadata: [TimedMetadata] = []

@@ -415,6 +415,7 @@ extension MediaPlayer {
             if placement.source == .content {
                 // An audio-only rendition: its audio paces playback (it failed with "gave no video").
                 state.audioOnly = master == .audio && demuxed.streams.contains { $0.kind == .audio }
+                report.audioOnly = state.audioOnly
             }
             guard let span = demuxed.timeSpan(of: master) else {
                 report.damage.append("\(transfer.url): no timed \(master.rawValue) packets")
@@ -427,6 +428,15 @@ extension MediaPlayer {
                                                     segmentStartSeconds: tracked.startSeconds)
             } else {
                 key = anchorKey(for: tracked, firstPTS: span.start, url: transfer.url, now: now)
+                // The playlist's start of a segment is the time of its first picture in decode order (where the
+                // packager cut it); a segment cut between keyframes also carries B-frames shown before that
+                // cut. Pinning the timeline there, not at the earliest timestamp, keeps a session that starts
+                // or joins at such a segment on the same timeline as one played from the start (it ran three
+                // frames early: --start 7.3 showed the frame at 7.2, a live return two frames early).
+                if let first = demuxed.packets.first(where: { $0.kind == master && $0.pts != nil }), let pts = first.pts {
+                    let cut = Double(pts) * first.timeBase.doubleValue
+                    if cut > span.start { _ = anchor.contentSeconds(forPTS: cut, discontinuitySequence: key, segmentStartSeconds: tracked.startSeconds) }
+                }
                 start = anchor.contentSeconds(forPTS: span.start, discontinuitySequence: key, segmentStartSeconds: tracked.startSeconds)
                 state.lastContentEnd = ContentSegmentEnd(mediaSequence: tracked.mediaSequence, anchorKey: key,
                                                          driftSeconds: start + (span.end - span.start) - tracked.endSeconds)

@@ -99,7 +99,7 @@ public struct AdBoundaryChecker: Sendable {
         let player = MediaPlayer(url: url, configuration: configuration, driver: VirtualTimeDriver(), network: network)
         let report = await player.run()
         if report.finalStatus == .error { throw PlayheadError.unexpectedPlaylist(url: url, detail: report.error ?? "playback failed") }
-        if report.framesPresented["video", default: 0] == 0, report.framesPresented["audio", default: 0] > 0 {
+        if report.audioOnly {
             // The boundaries are checked on video frames against FFmpeg's; audio-only content has none, and
             // its audio frames were judged as pictures (every break NOT EXACT, with hashes "DIFFERENT").
             throw PlayheadError.unexpectedPlaylist(url: url, detail: "the content presented audio and no video: check-ads checks ad boundaries on video frames; play --ad-map reports this item's audio boundaries (adBoundaries)")
