@@ -26,17 +26,20 @@ enum PlayerFixtures {
         var eventLines: [String] { events.map { $0.jsonLine(includeWallClock: false) } }
     }
 
-    /// Plays `url` on the virtual clock and collects everything.
+    /// Plays `url` on the virtual clock and collects everything. With `liveUnder`, the VOD media playlists under
+    /// that URL prefix play as a live window growing in session time, `initialSegments` listed at first.
     static func playVirtual(_ url: String, configure: (inout PlayerConfiguration) -> Void = { _ in },
                             link: SimulatedLink = link(megabits: 50), scheduled: [ScheduledCommand] = [],
-                            maxSessionSeconds: Double? = nil) async -> Run {
+                            maxSessionSeconds: Double? = nil, liveUnder prefix: String? = nil, initialSegments: Int = 3) async -> Run {
         MediaLog.level = .quiet
         var configuration = PlayerConfiguration()
         configure(&configuration)
         let client = HTTPClient()
         defer { client.shutdown() }
+        var network: any PlayerNetwork = SimulatedNetwork(client: client, link: link)
+        if let prefix { network = SimulatedLiveNetwork(inner: network, prefix: prefix, initialSegments: initialSegments) }
         let player = MediaPlayer(url: url, configuration: configuration, driver: VirtualTimeDriver(),
-                                 network: SimulatedNetwork(client: client, link: link), scheduled: scheduled)
+                                 network: network, scheduled: scheduled)
         let collected = Collected()
         let subscription = player.bus.subscribe { collected.append($0) }
         player.observeFrames(streams: { _ in }, packets: { _ in }, presented: { collected.present($0) })

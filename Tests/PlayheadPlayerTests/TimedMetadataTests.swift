@@ -73,25 +73,17 @@ import Testing
     }
 
     @Test func liveReportsATagWhenAReloadFirstListsItAndNeverAgain() async throws {
-        MediaLog.level = .quiet
         let folder = try writePlaylist()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        var configuration = PlayerConfiguration()
-        configuration.mode = .demux
-        configuration.subscribedTags = Self.subscribed
-        let client = HTTPClient()
-        defer { client.shutdown() }
-        let network = SimulatedLiveNetwork(inner: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50)),
-                                           prefix: "file://\(folder)/", initialSegments: 2)
-        let player = MediaPlayer(url: "file://\(folder)/index.m3u8", configuration: configuration, driver: VirtualTimeDriver(), network: network)
-        let collected = Collected()
-        let subscription = player.bus.subscribe { collected.append($0) }
-        let report = await player.run(maxSessionSeconds: 120)
-        subscription.cancel()
+        let run = await PlayerFixtures.playVirtual("file://\(folder)/index.m3u8", configure: {
+            $0.mode = .demux
+            $0.subscribedTags = Self.subscribed
+        }, maxSessionSeconds: 120, liveUnder: "file://\(folder)/", initialSegments: 2)
+        let report = run.report
         #expect(report.isLive)
         #expect(report.finalStatus == .completed, "\(report.error ?? "")")
         #expect(report.playlistReloads >= 6)
-        let events = collected.events.compactMap { event -> (Double, TimedMetadata)? in
+        let events = run.events.compactMap { event -> (Double, TimedMetadata)? in
             if case let .timedMetadata(metadata) = event.kind { return (event.playerTime, metadata) }
             return nil
         }
