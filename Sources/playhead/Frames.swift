@@ -113,9 +113,13 @@ struct Frames: AsyncParsableCommand {
                            + (missing.contains(.audio) ? " (audio in a separate rendition, EXT-X-MEDIA TYPE=AUDIO, is read from its own playlist URL)" : ""))
                 return 1
             }
-            // Packets came and none decoded (ffmpeg cannot either): that is a failure, not an empty success.
-            if mode != .demux, sink.framesDecoded == 0 {
-                printError("\(loaded.media.url): no frame could be decoded from its \(sink.packetCount) packets"
+            // Packets came and none decoded (ffmpeg cannot either): that is a failure, not an empty success; so
+            // is a stream asked for and present whose frames all failed while another's decoded (--stream all).
+            // (Keyframes mode decodes video keyframes alone: no audio frame is expected there.)
+            let undecoded = mode == .decode ? stream.kinds.filter { sink.kindsSeen.contains($0) && sink.frames(of: $0) == 0 } : []
+            if mode != .demux, sink.framesDecoded == 0 || !undecoded.isEmpty {
+                let what = sink.framesDecoded == 0 ? "no frame" : "no \(undecoded.map(\.rawValue).joined(separator: " or ")) frame"
+                printError("\(loaded.media.url): \(what) could be decoded from its \(sink.packetCount) packets"
                            + (sink.damageCount > 0 ? " (\(sink.damageCount) damage reports, above)" : ""))
                 return 1
             }
@@ -155,6 +159,8 @@ final class FrameSink {
     private var damage = 0
     /// Frames decoded, every kind.
     var framesDecoded: Int { frames.values.reduce(0, +) }
+    /// Frames decoded of `kind`.
+    func frames(of kind: MediaKind) -> Int { frames[kind, default: 0] }
     /// Packets read.
     var packetCount: Int { packets }
     /// Damage reports written.

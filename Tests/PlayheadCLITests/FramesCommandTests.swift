@@ -177,8 +177,13 @@ import Testing
         let outcome = await CLI.run(CLI.playhead, ["frames", playlist, "--stream", "video"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("no frame could be decoded"), "\(outcome.stderr)")
-        // The whole rendition decodes as before.
-        #expect(await CLI.run(CLI.playhead, ["frames", "\(server.baseURL)/longgop/ts/index.m3u8"]).status == 0)
+        // With the audio asked for too, the audio decodes and the video does not: still a failure, naming the video.
+        let all = await CLI.run(CLI.playhead, ["frames", playlist, "--stream", "all"])
+        #expect(all.status == 1)
+        #expect(all.stderr.contains("no video frame could be decoded"), "\(all.stderr)")
+        // The whole rendition decodes as before; in keyframes mode no audio is decoded, and none is missed.
+        #expect(await CLI.run(CLI.playhead, ["frames", "\(server.baseURL)/longgop/ts/index.m3u8", "--stream", "all"]).status == 0)
+        #expect(await CLI.run(CLI.playhead, ["frames", "\(server.baseURL)/longgop/ts/index.m3u8", "--stream", "all", "--mode", "keyframes"]).status == 0)
     }
 
     /// Non-square pixels (4:3) and 5.1 AC-3: the header's `#sar` and `#channel_layout_name` are FFmpeg's
