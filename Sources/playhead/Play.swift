@@ -116,6 +116,9 @@ struct Play: AsyncParsableCommand {
     @Flag(help: "Virtual clock: play a VOD media playlist as a live window that grows with session time.")
     var simulateLive = false
 
+    @Flag(help: "For CI: exit 3 when the session completed but media was damaged or lost on the way (the report's damage list is not empty: a segment that could not be read, frames decoded with errors).")
+    var strict = false
+
     @Flag(help: "Do not print the summary on standard error.")
     var quiet = false
 
@@ -350,6 +353,10 @@ struct Play: AsyncParsableCommand {
         if final.finalStatus == .error {
             printError(final.error ?? "playback failed")
             throw ExitCode(1)
+        }
+        if strict, let first = final.damage.first {
+            printError("--strict: \(final.damage.count) damage report(s) in a session that \(final.finalStatus.rawValue); the first: \(first)")
+            throw ExitCode(3)
         }
     }
 

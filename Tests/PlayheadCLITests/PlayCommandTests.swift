@@ -87,6 +87,20 @@ import Testing
         #expect(wav.starts(with: Data("RIFF".utf8)) && wav.count > 44)
     }
 
+    /// A corrupt segment is damage the session plays over: exit 0, unless --strict asks for 3 (for CI), with
+    /// the damage named on standard error; a clean session is 0 either way.
+    @Test func strictFailsASessionThatPlayedOverDamage() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        server.setFault(.corrupt(seed: 3), forPath: "/ts/v0/seg003.ts")
+        let url = server.url("/ts/v0/index.m3u8")
+        #expect(await CLI.run(CLI.playhead, ["play", url, "--mode", "demux", "--quiet"]).status == 0)
+        let strict = await CLI.run(CLI.playhead, ["play", url, "--mode", "demux", "--quiet", "--strict"])
+        #expect(strict.status == 3)
+        #expect(strict.stderr.contains("damage") && strict.stderr.contains("seg003.ts"), "\(strict.stderr)")
+        #expect(await CLI.run(CLI.playhead, ["play", server.url("/ts/v1/index.m3u8"), "--mode", "demux", "--quiet", "--strict"]).status == 0)
+    }
+
     @Test func failuresAndUsage() async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }
