@@ -42,7 +42,8 @@ public struct SeekRecord: Sendable, Codable, Equatable {
     public var requestedAt: Double
     /// Session time the first frame at or after the target was presented (nil if never).
     public var completedAt: Double?
-    /// Content time of that first frame.
+    /// Timeline time of that first frame (nil if never: a seek replaced by another before its first frame
+    /// was presented, or one that landed past the last frame).
     public var firstFrameSeconds: Double?
     /// Why the player seeked on its own (`fellBehindLiveWindow`: the live window slid past the next segment);
     /// nil for a seek asked for.

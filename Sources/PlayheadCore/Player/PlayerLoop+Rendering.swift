@@ -203,12 +203,7 @@ extension MediaPlayer {
             // The first frame presented is the one with the smallest time at or after the target
             // (a microsecond of slack absorbs floating-point noise in the timestamp mapping).
             if frame.timelineSeconds < skip - 1e-6 { return }
-            if frame.kind == masterKind {
-                state.skipBefore = nil
-                if let index = state.pendingSeek {
-                    report.seeks[index].firstFrameSeconds = frame.timelineSeconds
-                }
-            }
+            if frame.kind == masterKind { state.skipBefore = nil }
         }
         frames.push(frame)
     }
@@ -307,6 +302,8 @@ extension MediaPlayer {
             if let index = state.pendingSeek {
                 state.pendingSeek = nil
                 report.seeks[index].completedAt = time
+                // Set as it is presented: a seek replaced by another before its first frame showed has none.
+                report.seeks[index].firstFrameSeconds = item.timelineSeconds
                 bus.post(.seekCompleted(at: item.timelineSeconds))
                 notify(.seekComplete, metadata: [:], now: time)
             }
