@@ -69,10 +69,9 @@ public enum VariantChoice: Sendable, Equatable {
     /// The index chosen among `variants`.
     public func pick(from variants: [VariantStream], url: String) throws(PlayheadError) -> Int {
         guard !variants.isEmpty else { throw .noSuchVariant(url: url, detail: "multivariant playlist lists no variants") }
-        // An audio-only variant (a fallback for poor links) is played only when asked for by index or when
-        // nothing else is listed: with video variants, `first` and `bandwidth` choose among those.
-        let video = variants.indices.filter { !variants[$0].isAudioOnly }
-        let candidates = video.isEmpty ? Array(variants.indices) : video
+        // An audio-only variant is played only when asked for by index: `first` and `bandwidth` choose among
+        // the video variants when there are any.
+        let candidates = variants.playableIndices
         switch self {
         case .first:
             return candidates[0]
@@ -86,5 +85,15 @@ public enum VariantChoice: Sendable, Equatable {
             if let best = fitting.max(by: { variants[$0].bandwidth < variants[$1].bandwidth }) { return best }
             return candidates.min(by: { variants[$0].bandwidth < variants[$1].bandwidth })!
         }
+    }
+}
+
+extension Array where Element == VariantStream {
+    /// The indices of the variants the player chooses among: the video ones, or every one when all are
+    /// audio-only. An audio-only variant (a fallback for poor links) has no picture to present; ABR, the
+    /// first variant and a bandwidth cap leave it out.
+    var playableIndices: [Int] {
+        let video = indices.filter { !self[$0].isAudioOnly }
+        return video.isEmpty ? [Int](indices) : video
     }
 }

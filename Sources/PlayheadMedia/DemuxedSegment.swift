@@ -28,6 +28,7 @@ public final class DemuxedSegment {
     /// with B-frames the next one in display order may be in the next segment, and a frame got two
     /// frames' time).
     static func fillMissingDurations(_ packets: [Packet]) {
+        guard packets.contains(where: { $0.duration <= 0 && $0.pts != nil }) else { return }
         let byStream = Dictionary(grouping: packets.filter { $0.pts != nil }, by: \.streamIndex)
         for (_, stream) in byStream where stream.contains(where: { $0.duration <= 0 }) {
             var counts: [Int64: Int] = [:]

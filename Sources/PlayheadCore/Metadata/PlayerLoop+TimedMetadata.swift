@@ -11,8 +11,9 @@ extension MediaPlayer {
     func reportTimedMetadata(_ tracker: LivePlaylistTracker, listed: Int) {
         guard !configuration.subscribedTags.isEmpty else { return }
         if state.timedMetadataScanner == nil {
-            // The CLI and the daemon refuse a name without '#'; here such a name is only skipped.
-            state.timedMetadataScanner = try? TimedMetadataScanner(tags: configuration.subscribedTags.filter { $0.hasPrefix("#") && $0.count > 1 })
+            // The CLI and the daemon refuse a name that could never match; here such a name is only skipped.
+            let valid = configuration.subscribedTags.filter { (try? TimedMetadataScanner.validate($0)) != nil }
+            state.timedMetadataScanner = try? TimedMetadataScanner(tags: valid)
         }
         guard var scanner = state.timedMetadataScanner else { return }
         let segments = Array(tracker.segments.suffix(listed))

@@ -149,8 +149,8 @@ public struct TimedMetadataScanner: Sendable {
             occurrences[name + "\n" + value] = occurrence + 1
             guard seen.insert("\(place)\n\(name)\n\(value)\n\(occurrence)").inserted else { continue }
             let attributes = CueAttributes.parse(value)
-            let sameName = found.filter { $0.name == name }.count
-            let id = attributes["ID"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(name)@\(place)" + (sameName > 0 ? "#\(sameName + 1)" : "")
+            // (A further tag with the same id gets `#2`, … from the player: ids are unique in a session.)
+            let id = attributes["ID"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(name)@\(place)"
             found.append(TimedMetadata(id: id, name: name, timeSeconds: seconds, type: .tag, metadata: attributes, content: value,
                                        mediaSequence: mediaSequence))
         }

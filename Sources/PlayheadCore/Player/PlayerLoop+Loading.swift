@@ -23,13 +23,11 @@ extension MediaPlayer {
                 let resolved = try multivariant.variants.map { ($0.bandwidth, try ResourceURL.resolve($0.uri, against: first.effectiveURL)) }
                 // ABR climbs the video variants; an audio-only one (CODECS of audio alone) is left out when
                 // there are any: it was chosen first as the lowest rung and played nothing (no video).
-                let audioOnly = multivariant.variants.indices.filter { multivariant.variants[$0].isAudioOnly }
-                let rungs = audioOnly.count < multivariant.variants.count ? multivariant.variants.indices.filter { !audioOnly.contains($0) }
-                                                                          : Array(multivariant.variants.indices)
+                let rungs = multivariant.variants.playableIndices
                 if abr != nil, Set(rungs.map { multivariant.variants[$0].bandwidth }).count > 1 {
                     if rungs.count < resolved.count {
                         bus.post(.custom(name: "audioOnlyVariantsLeftOut", payload: [
-                            "urls": audioOnly.map { resolved[$0].1 }.joined(separator: " "),
+                            "urls": resolved.indices.filter { !rungs.contains($0) }.map { resolved[$0].1 }.joined(separator: " "),
                             "reason": "ABR chooses among the video variants; an audio-only variant has no picture to present",
                         ]))
                     }
@@ -181,8 +179,8 @@ extension MediaPlayer {
                     let id = nextTransferID()
                     state.transfers[id] = .prerollSegment(mediaSequence: preroll.next)
                     await fetch(tracked.segment, baseURL: state.mediaURL, id: id)
-                } else if let wanted = prerollFailed() {
-                    segmentDone(wanted.sequence, tracked: wanted.tracked, placement: wanted.placement, presented: wanted.presented, now: now)
+                } else {
+                    prerollFailed(now: now)
                 }
             } else if let retry = state.segmentRetry {
                 if now >= retry.at {
@@ -313,15 +311,11 @@ extension MediaPlayer {
                 fail(notification, now: now)
             }
         case let (.prerollSegment(sequence), .success(transfer)):
-            if let wanted = prerollSegmentArrived(transfer, sequence: sequence, now: now) {
-                segmentDone(wanted.sequence, tracked: wanted.tracked, placement: wanted.placement, presented: wanted.presented, now: now)
-            }
+            prerollSegmentArrived(transfer, sequence: sequence, now: now)
         case let (.prerollSegment, .failure(error)):
             // Not worth a retry: the held segment plays as it is (from its first keyframe, or damaged).
             bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification(for: error, now: now).metadata, playerTime: now)))
-            if let wanted = prerollFailed() {
-                segmentDone(wanted.sequence, tracked: wanted.tracked, placement: wanted.placement, presented: wanted.presented, now: now)
-            }
+            prerollFailed(now: now)
         case let (.adSegment(cursor, _), .success(transfer)):
             adSegmentArrived(cursor, transfer, now: now)
         case let (.adSegment(cursor, attempt), .failure(error)):

@@ -65,10 +65,9 @@ extension MediaPlayer {
 
     /// An earlier segment fetched for a preroll: buffered; if it holds no keyframe either (and the
     /// limit allows) the one before it is wanted; otherwise the held segments follow it and the wanted one
-    /// is done. Returns the wanted segment's sequence, entry, placement and presented span once it is.
-    func prerollSegmentArrived(_ transfer: NetworkTransfer, sequence: Int, now: Double)
-        -> (sequence: Int, tracked: TrackedSegment, placement: Placement, presented: (start: Double, end: Double)?)? {
-        guard var preroll = state.preroll, let tracked = state.tracker?.segment(mediaSequence: sequence) else { return nil }
+    /// is done (``segmentDone(_:tracked:placement:presented:now:)``).
+    func prerollSegmentArrived(_ transfer: NetworkTransfer, sequence: Int, now: Double) {
+        guard var preroll = state.preroll, let tracked = state.tracker?.segment(mediaSequence: sequence) else { return }
         recordSegment(transfer, mediaSequence: sequence, now: now)
         var placement = preroll.placement
         placement.clipEnd = nil
@@ -85,28 +84,27 @@ extension MediaPlayer {
             preroll.held.insert(earlier, at: 0)
             preroll.next = previous
             state.preroll = preroll
-            return nil
+            return
         }
         // Decoding starts at this segment's keyframe: the pictures before it reference frames never fetched
         // (they decoded to damage, reported as such).
         if let segment = buffer.forward.last, segment.tracked.mediaSequence == sequence, !Self.beginsWithKeyframe(segment) {
             segment.skipVideoUntilKeyframe = true
         }
-        finishPreroll(preroll)
-        return (preroll.sequence, preroll.tracked, preroll.placement, preroll.presented)
+        finishPreroll(preroll, now: now)
     }
 
-    /// Puts the held segments back after what was fetched before them.
-    func finishPreroll(_ preroll: Preroll) {
+    /// A preroll segment could not be fetched (or is no longer listed): the held segments play as they are.
+    func prerollFailed(now: Double) {
+        guard let preroll = state.preroll else { return }
+        finishPreroll(preroll, now: now)
+    }
+
+    /// Puts the held segments back after what was fetched before them, and the wanted segment is done.
+    private func finishPreroll(_ preroll: Preroll, now: Double) {
         for segment in preroll.held { buffer.append(segment) }
         state.lastContentEnd = preroll.lastContentEnd
         state.preroll = nil
-    }
-
-    /// A preroll segment could not be fetched: the held segments play as they are.
-    func prerollFailed() -> (sequence: Int, tracked: TrackedSegment, placement: Placement, presented: (start: Double, end: Double)?)? {
-        guard let preroll = state.preroll else { return nil }
-        finishPreroll(preroll)
-        return (preroll.sequence, preroll.tracked, preroll.placement, preroll.presented)
+        segmentDone(preroll.sequence, tracked: preroll.tracked, placement: preroll.placement, presented: preroll.presented, now: now)
     }
 }

@@ -153,10 +153,9 @@ extension MediaPlayer {
         if configuration.mode == .keyframes, frame.kind == .video {
             duration = keyframeSpan(from: pts, source: source, in: segment) ?? duration
         }
-        // A frame that runs past its source's cut (an ad cut to the content it replaces, content cut at a
-        // cue) shows until the cut, where the next source begins: a 29.97 fps ad cut at 4 s overlapped
-        // the content by 4 ms and check-ads could never call it exact.
-        if let clipEnd = segment.placement.clipEnd, source + duration > clipEnd { duration = max(0, clipEnd - source) }
+        // Shown until its source's cut: a 29.97 fps ad cut at 4 s overlapped the content by 4 ms, and check-ads
+        // could never call it exact.
+        duration = segment.placement.shownDuration(from: source, duration)
         // Decoded frames come in presentation order. After a switch of rendition on segments cut between
         // keyframes, the new rung's first segment repeats a few frames the old rung already showed
         // (B-frames from before its cut): shown once, not twice.
@@ -186,8 +185,7 @@ extension MediaPlayer {
         let ptsSeconds = Double(pts) * packet.timeBase.doubleValue
         let source = sourceSeconds(ptsSeconds, in: segment)
         guard segment.placement.keeps(source) else { return }
-        var duration = Double(packet.duration) * packet.timeBase.doubleValue
-        if let clipEnd = segment.placement.clipEnd, source + duration > clipEnd { duration = max(0, clipEnd - source) }
+        let duration = segment.placement.shownDuration(from: source, Double(packet.duration) * packet.timeBase.doubleValue)
         let item = PendingFrame(kind: packet.kind, timelineSeconds: source + segment.placement.offset, source: segment.placement.source,
                                 sourceSeconds: source, durationSeconds: duration, frame: nil,
                                 ptsSeconds: ptsSeconds, isKeyframe: packet.isKeyframe, segmentURL: segment.url)

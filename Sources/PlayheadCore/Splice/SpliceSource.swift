@@ -29,6 +29,13 @@ struct Placement: Equatable {
         return true
     }
 
+    /// How long a frame starting at source time `seconds` shows: its `duration`, cut at `clipEnd` when it runs
+    /// past it (an ad cut to the content it replaces, content cut at a cue: the next source begins there).
+    func shownDuration(from seconds: Double, _ duration: Double) -> Double {
+        guard let clipEnd, seconds + duration > clipEnd else { return duration }
+        return max(0, clipEnd - seconds)
+    }
+
     /// The timeline span of source span `[start, end)` after clipping.
     func timelineSpan(start: Double, end: Double) -> (start: Double, end: Double) {
         let from = max(start, clipStart ?? start), to = min(end, clipEnd ?? end)
