@@ -113,6 +113,13 @@ struct Play: AsyncParsableCommand {
             help: "Report this playlist tag as timed metadata (a timedMetadata event and a report entry the first time each is seen), named with its # and quoted for the shell, e.g. '#EXT-X-ASSET' (repeatable).")
     var subscribedTags: [String] = []
 
+    @Option(help: "Subtitle track to show: auto (the DEFAULT=YES track, else a FORCED=YES one), off, or a track's NAME or LANGUAGE (en matches en-US). Each cue is a subtitleCueStarted/Ended event and a report entry.")
+    var subtitles: String = "auto"
+
+    @Option(name: .customLong("sidecar-vtt"), parsing: .unconditionalSingleValue,
+            help: "URL[,LANGUAGE[,NAME]] — a WebVTT file offered as a subtitle track beside the item's own, its times in content seconds (repeatable; choose it with --subtitles).")
+    var sidecarSubtitles: [String] = []
+
     @Flag(help: "Virtual clock: play a VOD media playlist as a live window that grows with session time.")
     var simulateLive = false
 
@@ -131,6 +138,9 @@ struct Play: AsyncParsableCommand {
         if framemd5 != nil, mode == .demux { throw ValidationError("--framemd5 hashes decoded frames; --mode demux decodes none (use decode or keyframes)") }
         if variant != nil, maxBandwidth != nil { throw ValidationError("give --variant or --max-bandwidth, not both") }
         do { _ = try TimedMetadataScanner(tags: subscribedTags) } catch { throw ValidationError("--subscribe-tag: \(error)") }
+        for sidecar in sidecarSubtitles where sidecar.split(separator: ",", omittingEmptySubsequences: false).first?.isEmpty ?? true {
+            throw ValidationError("--sidecar-vtt: give URL[,LANGUAGE[,NAME]], got \"\(sidecar)\"")
+        }
         if let variant, variant < 0 { throw ValidationError("--variant must be 0 or more, got \(variant)") }
         if let lockRung, lockRung < 0 { throw ValidationError("--lock-rung must be 0 or more, got \(lockRung)") }
         for (option, value) in [("--max-bandwidth", maxBandwidth), ("--min-bitrate", minBitrate), ("--max-bitrate", maxBitrate),
@@ -238,6 +248,14 @@ struct Play: AsyncParsableCommand {
         configuration.hashFrames = framemd5 != nil
         configuration.perFrameEvents = frameEvents
         configuration.subscribedTags = subscribedTags
+        configuration.subtitles = SubtitleChoice(subtitles)
+        configuration.sidecarSubtitles = sidecarSubtitles.map { text in
+            let parts = text.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            // A URL, a file path, or a URL relative to the item's.
+            let file = parts[0].contains("://") ? parts[0] : FileManager.default.fileExists(atPath: parts[0]) ? ResourceURL.fromArgument(parts[0]) : nil
+            return SidecarSubtitle(url: file ?? (try? ResourceURL.resolve(parts[0], against: url)) ?? parts[0], language: parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil,
+                                   name: parts.count > 2 && !parts[2].isEmpty ? parts[2] : nil)
+        }
         var tracksBeacons = false
         if let adDomain {
             do {

@@ -84,6 +84,9 @@ extension PlayerEventKind {
             [("id", .string(metadata.id)), ("name", metadata.name.map(EventJSON.string) ?? .null), ("timeSeconds", .number(metadata.timeSeconds)),
              ("type", .string(metadata.type.rawValue)), ("metadata", EventJSON.stringMap(metadata.metadata)), ("content", .string(metadata.content)),
              ("mediaSequence", metadata.mediaSequence.map(EventJSON.integer) ?? .null)]
+        case let .subtitleCueStarted(cue), let .subtitleCueEnded(cue):
+            [("id", .string(cue.id)), ("track", .string(cue.track)), ("startSeconds", .number(cue.startSeconds)),
+             ("endSeconds", .number(cue.endSeconds)), ("text", .string(cue.text)), ("markup", .string(cue.markup))]
         case let .custom(name, payload): [("name", .string(name)), ("payload", EventJSON.stringMap(payload))]
         }
     }
@@ -136,6 +139,10 @@ extension PlayerEventKind {
             self = .timedMetadata(TimedMetadata(id: try r.string("id"), name: try r.optionalString("name"), timeSeconds: try r.double("timeSeconds"),
                                                 type: type, metadata: try r.stringMap("metadata"), content: try r.string("content"),
                                                 mediaSequence: try r.optionalInt("mediaSequence")))
+        case "subtitleCueStarted", "subtitleCueEnded":
+            let cue = SubtitleCue(id: try r.string("id"), track: try r.string("track"), startSeconds: try r.double("startSeconds"),
+                                  endSeconds: try r.double("endSeconds"), text: try r.string("text"), markup: try r.string("markup"))
+            self = name == "subtitleCueStarted" ? .subtitleCueStarted(cue) : .subtitleCueEnded(cue)
         case "custom": self = .custom(name: try r.string("name"), payload: try r.stringMap("payload"))
         default:
             throw DecodingError.dataCorruptedError(

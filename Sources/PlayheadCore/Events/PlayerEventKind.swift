@@ -69,6 +69,10 @@ public enum PlayerEventKind: Sendable, Equatable {
     /// A subscribed tag (or ID3 frame) was identified for the first time (PSDK
     /// `PTTimedMetadataChangedNotification`).
     case timedMetadata(TimedMetadata)
+    /// The playhead reached a subtitle cue's start (or landed inside it): the cue shows.
+    case subtitleCueStarted(SubtitleCue)
+    /// The playhead left a subtitle cue (its end, a seek, an ad break): the cue hides.
+    case subtitleCueEnded(SubtitleCue)
     /// An application-defined event.
     case custom(name: String, payload: [String: String])
 
@@ -106,6 +110,8 @@ public enum PlayerEventKind: Sendable, Equatable {
         case .adPaused: "adPaused"
         case .adResumed: "adResumed"
         case .timedMetadata: "timedMetadata"
+        case .subtitleCueStarted: "subtitleCueStarted"
+        case .subtitleCueEnded: "subtitleCueEnded"
         case .custom: "custom"
         }
     }

@@ -51,7 +51,7 @@ public struct PlayerLogLevel: Sendable, Equatable {
         case .segmentLoaded, .playlistLoaded: network
         case .timeChanged: time
         case .framePresented: frames
-        case .custom, .timedMetadata: custom
+        case .custom, .timedMetadata, .subtitleCueStarted, .subtitleCueEnded: custom
         }
     }
 }

@@ -77,6 +77,17 @@ public struct TimestampAnchor: Sendable, Equatable {
         return pin.contentSeconds + (unwrapped - pin.ptsSeconds) - segmentStartSeconds
     }
 
+    /// The content time of a media timestamp in a sequence already pinned, without moving the anchor
+    /// (subtitle cues, whose times come with their own file); nil when the sequence has no pin yet.
+    /// - Parameters:
+    ///   - ptsSeconds: the timestamp in seconds (wrapped as the stream's are).
+    ///   - discontinuitySequence: the discontinuity sequence it belongs to.
+    /// - Returns: the content time in seconds, or nil.
+    public func pinnedContentSeconds(forPTS ptsSeconds: Double, discontinuitySequence: Int) -> Double? {
+        guard let pin = pins[discontinuitySequence] else { return nil }
+        return pin.contentSeconds + (unwrap(ptsSeconds, near: pin.lastUnwrappedPTSSeconds) - pin.ptsSeconds)
+    }
+
     /// Whether a discontinuity sequence has been pinned.
     /// - Parameter discontinuitySequence: the discontinuity sequence number.
     public func isPinned(discontinuitySequence: Int) -> Bool { pins[discontinuitySequence] != nil }

@@ -17,6 +17,10 @@ enum PendingTransfer {
     case variantPlaylist(index: Int)
     /// A redundant backup of the rung's media playlist, wanted for a failover.
     case failoverPlaylist(url: String)
+    /// The subtitle track's media playlist (first load or live reload).
+    case subtitlePlaylist
+    /// A WebVTT file of the subtitle track: a segment by media sequence, or the sidecar file (nil).
+    case subtitleFile(mediaSequence: Int?)
 }
 
 /// The player loop's state. Only the loop task touches it.
@@ -102,6 +106,8 @@ struct LoopState {
     var redundantURLInUse: String?
     /// Redundant playlists that failed since the rung last worked (a failure cycles through them once).
     var failoverTried: Set<String> = []
+    /// The subtitle track shown (nil: none).
+    var subtitles: SubtitleTrackState?
     /// A failover under way: the backup's URL, the segment to fetch again from it, and why.
     var failover: (url: String, resume: SegmentRetry?, reason: String, failback: Bool)?
     /// When to try the rung's primary playlist again, after a failover to a backup.

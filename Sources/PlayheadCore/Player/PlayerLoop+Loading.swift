@@ -13,10 +13,12 @@ extension MediaPlayer {
             record(first)
             var media: MediaPlaylist
             var mediaURL = first.effectiveURL
+            var multivariantLoaded: MultivariantPlaylist?
             switch try parse(first) {
             case let .media(playlist):
                 media = playlist
             case let .multivariant(multivariant):
+                multivariantLoaded = multivariant
                 noteRenditionsNotPlayed(multivariant)
                 state.importedVariables = multivariant.variableValues
                 let url: String
@@ -62,6 +64,7 @@ extension MediaPlayer {
             }
             report.mediaPlaylistURL = mediaURL
             state.mediaURL = mediaURL
+            await setUpSubtitles(multivariantLoaded, baseURL: first.effectiveURL, now: driver.now)
             if configuration.ads != nil {
                 // What the ad checks compare ads with: the item's playlists.
                 let top = (try? Playlist.parse(data: first.body, sources: VariableSources(playlistURL: first.url)).playlist) ?? .media(media)
@@ -129,7 +132,8 @@ extension MediaPlayer {
     /// plays each variant's own playlist only (its muxed audio), so these are said, not silently left.
     private func noteRenditionsNotPlayed(_ multivariant: MultivariantPlaylist) {
         let named = Set(multivariant.variants.flatMap { [$0.audio, $0.video, $0.subtitles].compactMap { $0 } })
-        let unplayed = multivariant.media.filter { $0.uri != nil && named.contains($0.groupId) }
+        // Subtitle renditions are offered as subtitle tracks (``setUpSubtitles``).
+        let unplayed = multivariant.media.filter { $0.uri != nil && named.contains($0.groupId) && $0.type != .subtitles }
             .map { "\($0.type.text) \"\($0.name)\" (group \($0.groupId)): \($0.uri ?? "")" }
         guard !unplayed.isEmpty else { return }
         report.renditionsNotPlayed = unplayed
@@ -213,6 +217,7 @@ extension MediaPlayer {
                 }
             }
         }
+        await startSubtitleTransfers(now: now)
         let reloading = state.transfers.values.contains { if case .playlist = $0 { return true } else { return false } }
         if !reloading, state.failover == nil, let due = nextReloadTime(tracker), now >= due {
             await startPlaylistFetch(state.mediaURL, as: .playlist(attempt: 0))
@@ -259,7 +264,7 @@ extension MediaPlayer {
         await fetch(tracked.segment, baseURL: asset.mediaURL, id: id)
     }
 
-    private func fetch(_ segment: MediaSegment, baseURL: String, id: Int) async {
+    func fetch(_ segment: MediaSegment, baseURL: String, id: Int) async {
         let fetcher = self.fetcher
         await driver.start(id) { startedAt in
             do throws(PlayheadError) {
@@ -333,6 +338,10 @@ extension MediaPlayer {
             await failoverArrived(transfer, now: now)
         case let (.failoverPlaylist, .failure(error)):
             await failoverFailed(error, now: now)
+        case (.subtitlePlaylist, _):
+            subtitlePlaylistArrived(result, now: now)
+        case let (.subtitleFile(sequence), _):
+            subtitleFileArrived(result, mediaSequence: sequence, now: now)
         case let (.variantPlaylist(index), .success(transfer)):
             state.pendingSwitch = nil
             record(transfer)

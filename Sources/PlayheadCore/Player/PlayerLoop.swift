@@ -100,6 +100,7 @@ extension MediaPlayer {
         fillFrames(now: now)
         updateBuffering(now: now)
         presentDue(now: now)
+        updateSubtitles(now: now)
         decodeAhead(now: now)
         buffer.trimBack(position: state.position(at: now))
         checkStall(now: now)
@@ -126,7 +127,9 @@ extension MediaPlayer {
                 times.append(state.time(atPosition: completionPosition))
             }
             if let index = nextReachableCommand { times.append(state.time(atPosition: scheduled[index].atPositionSeconds)) }
+            if let cue = nextSubtitleTime(now: now) { times.append(cue) }
         }
+        if let subtitles = nextSubtitleLoadTime() { times.append(subtitles) }
         if let tracker = state.tracker, let reload = nextReloadTime(tracker), !state.transfers.values.contains(where: { if case .playlist = $0 { return true } else { return false } }) {
             times.append(reload)
         }

@@ -1,0 +1,285 @@
+import Foundation
+import PlayheadHLS
+
+/// Subtitles (F22): the track chosen among the variant's SUBTITLES renditions and the sidecar files is
+/// loaded beside the content (its playlist reloaded when live, its WebVTT files a little ahead of the
+/// playhead), its cue times mapped onto the content through X-TIMESTAMP-MAP and the content's own
+/// timestamps, and each cue is shown and hidden when the playhead reaches its start and end.
+extension MediaPlayer {
+    /// Slack when comparing the playhead with a cue's times: a deadline computed from a cue's time can
+    /// land a rounding error short of it.
+    static let subtitleSlackSeconds = 1e-9
+
+    /// Lists the subtitle tracks offered (the SUBTITLES group the variants name, then the sidecar files),
+    /// reports them, and starts loading the one `configuration.subtitles` picks.
+    func setUpSubtitles(_ multivariant: MultivariantPlaylist?, baseURL: String, now: Double) async {
+        var options: [SubtitleOption] = []
+        if let multivariant, let group = multivariant.variants.lazy.compactMap(\.subtitles).first {
+            options = SubtitleOption.options(in: multivariant, group: group, baseURL: baseURL)
+        }
+        options += configuration.sidecarSubtitles.map(\.option)
+        let choice = configuration.subtitles
+        guard !options.isEmpty || choice != .automatic else { return }
+        var subtitles = SubtitleReport()
+        subtitles.options = options
+        subtitles.choice = choice
+        subtitles.selected = choice.pick(from: options)
+        if case let .track(wanted) = choice, subtitles.selected == nil {
+            let offered = options.map { "\($0.name) (\($0.language ?? "no language"))" }.joined(separator: ", ")
+            let issue = "no subtitle track is named \(wanted) or has that language; offered: \(offered.isEmpty ? "none" : offered)"
+            subtitles.issues.append(issue)
+            notify(.subtitleTrackChangeFail, metadata: ["DESCRIPTION": issue], now: now)
+        }
+        report.subtitles = subtitles
+        if !options.isEmpty {
+            bus.post(.custom(name: "mediaSelectionOptionsAvailable", payload: [
+                "subtitles": options.map(\.name).joined(separator: "\n"),
+            ]))
+        }
+        guard let index = subtitles.selected else { return }
+        state.subtitles = SubtitleTrackState(option: options[index])
+        notify(.subtitlesTrackChange, metadata: ["NAME": options[index].name, "LANGUAGE": options[index].language ?? "", "URL": options[index].url], now: now)
+        await startSubtitleTransfers(now: now)
+    }
+
+    /// Starts what the subtitle track needs now: its playlist (first load or a live reload) or the next
+    /// WebVTT file within reach of the playhead. One subtitle transfer at a time.
+    func startSubtitleTransfers(now: Double) async {
+        guard let track = state.subtitles, !track.givenUp, !state.finished, state.status != .error, !subtitleTransferUnderWay else { return }
+        if let retry = track.retry, now < retry.at { return }
+        if track.option.source == .sidecar {
+            guard !track.sidecarLoaded else { return }
+            await startSubtitleFetch(url: track.option.url, segment: nil)
+            return
+        }
+        guard let tracker = track.tracker else {
+            if track.reloadRetryAt.map({ now >= $0 }) ?? true { await startSubtitlePlaylistFetch() }
+            return
+        }
+        if let due = tracker.nextReloadTime(), now >= max(due, track.reloadRetryAt ?? due) {
+            await startSubtitlePlaylistFetch()
+            return
+        }
+        let content = state.timeline.localSeconds(atVirtual: state.position(at: now))
+        let horizon = content + min(configuration.buffer.maximumSeconds, 30) + tracker.targetDurationSeconds
+        let offset = track.playlistOffset
+        guard let next = tracker.segments.first(where: {
+            !track.loaded.contains($0.mediaSequence) && $0.endSeconds + offset > content && $0.startSeconds + offset < horizon
+        }) else { return }
+        await startSubtitleFetch(url: track.option.url, segment: next)
+    }
+
+    /// A subtitle playlist or file is being fetched (one at a time).
+    var subtitleTransferUnderWay: Bool {
+        state.transfers.values.contains {
+            switch $0 {
+            case .subtitlePlaylist, .subtitleFile: return true
+            default: return false
+            }
+        }
+    }
+
+    private func startSubtitlePlaylistFetch() async {
+        guard let url = state.subtitles?.option.url else { return }
+        await startPlaylistFetch(url, as: .subtitlePlaylist)
+    }
+
+    private func startSubtitleFetch(url: String, segment: TrackedSegment?) async {
+        let id = nextTransferID()
+        state.transfers[id] = .subtitleFile(mediaSequence: segment?.mediaSequence)
+        if let segment {
+            await fetch(segment.segment, baseURL: url, id: id)
+        } else {
+            let network = self.network
+            await driver.start(id) { startedAt in
+                do throws(PlayheadError) { return .success(try await network.fetch(url, range: nil, at: startedAt)) } catch { return .failure(error) }
+            }
+        }
+    }
+
+    /// Takes in the subtitle playlist: the first load, or a live reload.
+    func subtitlePlaylistArrived(_ result: TransferResult, now: Double) {
+        guard var track = state.subtitles else { return }
+        defer { state.subtitles = track }
+        let playlist: MediaPlaylist
+        do {
+            let transfer = try result.get()
+            record(transfer)
+            guard case let .media(media) = try parse(transfer) else {
+                throw PlayheadError.unexpectedPlaylist(url: transfer.url, detail: "a subtitle track's URI gave a multivariant playlist")
+            }
+            playlist = media
+        } catch {
+            track.reloadFailures += 1
+            let issue = "\(track.option.url): \(error)"
+            // The first load failing for good leaves the session without subtitles, said once; a live
+            // reload failing keeps the cues already known.
+            if track.reloadFailures > configuration.fetchRetries {
+                report.subtitles?.issues.append(issue + " (subtitles given up)")
+                notify(.subtitleTrackChangeFail, metadata: ["DESCRIPTION": issue, "URL": track.option.url], now: now)
+                track.givenUp = true
+                return
+            }
+            report.subtitles?.issues.append(issue)
+            track.reloadRetryAt = now + Double(1 << (track.reloadFailures - 1))
+            return
+        }
+        track.reloadFailures = 0
+        track.reloadRetryAt = nil
+        if var tracker = track.tracker {
+            _ = tracker.update(with: playlist, loadedAt: now)
+            track.tracker = tracker
+        } else {
+            let tracker = LivePlaylistTracker(first: playlist, loadedAt: now)
+            // Live, the two playlists' times start where each was first loaded, and their media sequences
+            // need not match (subtitle segments are often longer): their live edges, loaded together, are
+            // the same moment. Only the choice of files to fetch uses it; cue times come from the files.
+            if let content = state.tracker, content.isLive { track.playlistOffset = content.liveEdgeSeconds - tracker.liveEdgeSeconds }
+            track.tracker = tracker
+        }
+    }
+
+    /// Takes in a WebVTT file of the track (a segment, or the sidecar file when `mediaSequence` is nil).
+    func subtitleFileArrived(_ result: TransferResult, mediaSequence: Int?, now: Double) {
+        guard var track = state.subtitles else { return }
+        defer { state.subtitles = track }
+        let transfer: NetworkTransfer
+        do {
+            transfer = try result.get()
+        } catch {
+            let attempt = (track.retry?.mediaSequence == mediaSequence ? track.retry?.attempt ?? 0 : 0) + 1
+            bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification(for: error, now: now).metadata, playerTime: now)))
+            if attempt > configuration.fetchRetries {
+                report.subtitles?.issues.append("\(error) (the file's cues are left out)")
+                track.retry = nil
+                markSubtitleFileDone(&track, mediaSequence: mediaSequence)
+            } else {
+                track.retry = (mediaSequence, attempt, now + Double(1 << (attempt - 1)))
+            }
+            return
+        }
+        track.retry = nil
+        record(transfer)
+        markSubtitleFileDone(&track, mediaSequence: mediaSequence)
+        report.subtitles?.filesLoaded += 1
+        let document: WebVTTDocument
+        do {
+            document = try WebVTTParser.parse(String(decoding: transfer.body, as: UTF8.self))
+        } catch {
+            let issue = "\(transfer.url): \(error)"
+            report.subtitles?.issues.append(issue)
+            notify(.webVTTParserError, metadata: ["DESCRIPTION": issue, "URL": transfer.url], now: now)
+            return
+        }
+        for problem in document.issues {
+            report.subtitles?.issues.append("\(transfer.url): line \(problem.line): \(problem.message)")
+        }
+        if let mediaSequence, let segment = track.tracker?.segment(mediaSequence: mediaSequence) {
+            if document.timestampMap == nil, !document.cues.isEmpty {
+                report.subtitles?.issues.append("\(transfer.url): no X-TIMESTAMP-MAP: WebVTT time 0 taken as media time 0 (RFC 8216 section 3.5)")
+            }
+            track.waiting.append(PendingSubtitleFile(document: document, discontinuitySequence: segment.discontinuitySequence, url: transfer.url))
+            placeWaitingSubtitles(&track)
+        } else {
+            // A sidecar file's times are the content's.
+            addCues(document.cues.map { ($0, $0.startTime, $0.endTime) }, to: &track)
+        }
+    }
+
+    private func markSubtitleFileDone(_ track: inout SubtitleTrackState, mediaSequence: Int?) {
+        if let mediaSequence { track.loaded.insert(mediaSequence) } else { track.sidecarLoaded = true }
+    }
+
+    /// Places the cues of the files whose discontinuity sequence the content has pinned: the cue's
+    /// WebVTT time, through X-TIMESTAMP-MAP (LOCAL ↔ MPEGTS), is a media timestamp, which the content's
+    /// anchor turns into content time as it does the frames'.
+    func placeWaitingSubtitles(_ track: inout SubtitleTrackState) {
+        guard !track.waiting.isEmpty else { return }
+        var still: [PendingSubtitleFile] = []
+        for file in track.waiting {
+            let map = file.document.timestampMap
+            let offset = map.map { Double($0.mpegts) / 90_000 - $0.local } ?? 0
+            guard let base = anchor.pinnedContentSeconds(forPTS: offset, discontinuitySequence: file.discontinuitySequence) else {
+                still.append(file)
+                continue
+            }
+            addCues(file.document.cues.map { ($0, base + $0.startTime, base + $0.endTime) }, to: &track)
+        }
+        track.waiting = still
+    }
+
+    private func addCues(_ cues: [(cue: WebVTTCue, start: Double, end: Double)], to track: inout SubtitleTrackState) {
+        var added = false
+        // To the microsecond: a 90 kHz tick is 11 µs, and the float sums of the mapping leave noise below it.
+        let micro = { (seconds: Double) in (seconds * 1e6).rounded() / 1e6 }
+        for (cue, start, end) in cues.map({ ($0.cue, micro($0.start), micro($0.end)) }) where end > start {
+            let key = String(format: "%.6f|%.6f|", start, end) + cue.text
+            guard track.cueKeys.insert(key).inserted else { continue }
+            let base = cue.id.isEmpty ? String(format: "%@@%.3f", track.option.name, start) : cue.id
+            let id = TimedMetadata.unique(base, in: &track.cueIDs)
+            track.cues.append(SubtitleCue(id: id, track: track.option.name, startSeconds: start, endSeconds: end,
+                                          text: cue.plainText, markup: cue.text))
+            added = true
+        }
+        if added {
+            track.cues.sort { ($0.startSeconds, $0.endSeconds) < ($1.startSeconds, $1.endSeconds) }
+            report.subtitles?.cuesLoaded = track.cues.count
+        }
+    }
+
+    /// Shows the cues the playhead is inside (while the clock runs) and hides those it left: a
+    /// `subtitleCueStarted` or `subtitleCueEnded` event and the report's record. Inside an ad no
+    /// content cue shows.
+    func updateSubtitles(now: Double) {
+        guard var track = state.subtitles else { return }
+        defer { state.subtitles = track }
+        placeWaitingSubtitles(&track)
+        let position = state.position(at: now)
+        let content: Double?
+        if state.started, case let .content(seconds) = state.timeline.position(atVirtual: position) { content = seconds } else { content = nil }
+        let slack = Self.subtitleSlackSeconds
+        // Hide first, so a cue ending where the next starts is said in that order.
+        for cue in track.cues where track.showing[cue.id] != nil {
+            if let content, content + slack >= cue.startSeconds, content + slack < cue.endSeconds { continue }
+            if let index = track.showing.removeValue(forKey: cue.id) {
+                report.subtitles?.shown[index].hiddenAtPosition = position
+                report.subtitles?.shown[index].hiddenAtSeconds = now
+            }
+            bus.post(.subtitleCueEnded(cue))
+        }
+        guard let content, state.clockRunning else { return }
+        for cue in track.cues where track.showing[cue.id] == nil && content + slack >= cue.startSeconds && content + slack < cue.endSeconds {
+            track.showing[cue.id] = report.subtitles?.shown.count ?? 0
+            report.subtitles?.shown.append(SubtitleCueRecord(cue: cue, shownAtPosition: position, shownAtSeconds: now))
+            bus.post(.subtitleCueStarted(cue))
+        }
+    }
+
+    /// The session time of the next cue start or end the playhead reaches (nil: none, or the clock stopped).
+    func nextSubtitleTime(now: Double) -> Double? {
+        guard let track = state.subtitles, state.clockRunning, !track.cues.isEmpty else { return nil }
+        let position = state.position(at: now)
+        let content = state.timeline.localSeconds(atVirtual: position)
+        let slack = Self.subtitleSlackSeconds
+        var next: Double?
+        for cue in track.cues {
+            let edge = track.showing[cue.id] != nil ? cue.endSeconds : cue.startSeconds
+            guard edge > content + slack else { continue }
+            next = min(next ?? edge, edge)
+        }
+        return next.map { state.time(atPosition: state.timeline.virtualSeconds(forContent: $0)) }
+    }
+}
+
+extension MediaPlayer {
+    /// The session time the subtitle track next needs loading at, when that is a time and not the
+    /// playhead's progress: a live reload, or a retry after a failure.
+    func nextSubtitleLoadTime() -> Double? {
+        guard let track = state.subtitles, !track.givenUp, !subtitleTransferUnderWay else { return nil }
+        var times: [Double] = []
+        if let retry = track.retry { times.append(retry.at) }
+        if let tracker = track.tracker, let due = tracker.nextReloadTime() { times.append(max(due, track.reloadRetryAt ?? due)) }
+        else if track.tracker == nil, let at = track.reloadRetryAt { times.append(at) }
+        return times.min()
+    }
+}
