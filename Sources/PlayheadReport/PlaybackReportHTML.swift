@@ -35,6 +35,7 @@ public enum PlaybackReportHTML {
         html += ReportTables.adBoundaries(report)
         html += ReportTables.seeks(report)
         html += ReportTables.timedMetadata(report)
+        html += ReportTables.subtitles(report)
         html += ReportTables.notifications(report.notifications)
         html += ReportTables.events(events, maxRows: maxEventRows)
         return html + "</body></html>\n"

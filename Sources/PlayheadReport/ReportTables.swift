@@ -87,6 +87,16 @@ enum ReportTables {
                      rows: r.timedMetadata.map { [seconds($0.timeSeconds), $0.type.rawValue, $0.name ?? "–", $0.id, $0.content] }, numeric: [0])
     }
 
+    /// Every subtitle cue shown (only when a track was shown), with the track's problems.
+    static func subtitles(_ r: PlaybackReport) -> String {
+        guard let subtitles = r.subtitles, let selected = subtitles.selected else { return "" }
+        let rows = subtitles.shown.map { [seconds($0.cue.startSeconds), seconds($0.cue.endSeconds), seconds($0.shownAtPosition),
+                                          seconds($0.hiddenAtPosition), $0.cue.id, $0.cue.text] }
+            + subtitles.issues.map { ["–", "–", "–", "–", "issue", $0] }
+        return table("Subtitles: \(subtitles.options[selected].name)", headers: ["start (s)", "end (s)", "shown at (s)", "hidden at (s)", "id", "text"],
+                     rows: rows, numeric: [0, 1, 2, 3])
+    }
+
     /// The notification history.
     static func notifications(_ list: [PlayerNotification]) -> String {
         table("Notifications", headers: ["time (s)", "type", "code", "name", "details"],

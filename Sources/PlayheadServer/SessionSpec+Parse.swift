@@ -5,7 +5,7 @@ import PlayheadMedia
 extension SessionSpec {
     /// The fields the top level of a spec may have.
     static let topLevelFields: Set<String> = [
-        "url", "clock", "mode", "abr", "ads", "subscribedTags", "dump", "durationSeconds", "startSeconds",
+        "url", "clock", "mode", "abr", "ads", "subscribedTags", "subtitles", "sidecarSubtitles", "dump", "durationSeconds", "startSeconds",
         "rate", "autoplay", "bandwidthMegabitsPerSecond",
     ]
 
@@ -75,6 +75,18 @@ extension SessionSpec {
                 do { try TimedMetadataScanner.validate(tag) } catch { throw .invalidField("subscribedTags[\(index)]", error.description) }
             }
             spec.subscribedTags = tags
+        }
+        if let subtitles = try r.string("subtitles") {
+            guard !subtitles.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidField("subtitles", "must be auto, off, or a track's name or language") }
+            spec.subtitles = SubtitleChoice(subtitles)
+        }
+        if let sidecars = try r.objectArray("sidecarSubtitles") {
+            spec.sidecarSubtitles = try sidecars.map { (sidecar: FieldReader) throws(APIError) -> SidecarSubtitle in
+                try sidecar.rejectUnknown(["url", "language", "name"])
+                guard let url = try sidecar.string("url") else { throw .missingField(sidecar.path("url")) }
+                try validate(url: url, field: sidecar.path("url"))
+                return SidecarSubtitle(url: url, language: try sidecar.string("language"), name: try sidecar.string("name"))
+            }
         }
         if let dump = try r.object("dump") {
             try dump.rejectUnknown(["frameEvents"])
@@ -202,6 +214,18 @@ struct FieldReader {
         guard let value = raw(key) else { return nil }
         guard case let .object(nested) = value else { throw .invalidField(path(key), "must be an object") }
         return FieldReader(object: nested, prefix: path(key))
+    }
+
+    /// An array of objects, each read with its index in the path (`key[2].url`).
+    func objectArray(_ key: String) throws(APIError) -> [FieldReader]? {
+        guard let value = raw(key) else { return nil }
+        guard case let .array(array) = value else { throw .invalidField(path(key), "must be an array of objects") }
+        var result: [FieldReader] = []
+        for (index, element) in array.enumerated() {
+            guard case let .object(object) = element else { throw .invalidField("\(path(key))[\(index)]", "must be an object") }
+            result.append(FieldReader(object: object, prefix: "\(path(key))[\(index)]"))
+        }
+        return result
     }
 
     func stringArray(_ key: String) throws(APIError) -> [String]? {

@@ -80,6 +80,10 @@ public struct SessionSpec: Sendable, Codable, Equatable {
     /// Playlist tags the client subscribes to, each named with its `#`: each becomes a `timedMetadata`
     /// event (and a report entry) the first time it is seen.
     public var subscribedTags: [String] = []
+    /// The subtitle track to show: `auto`, `off`, or a track's name or language (nil: auto).
+    public var subtitles: SubtitleChoice?
+    /// WebVTT files offered as subtitle tracks beside the item's own (nil: none).
+    public var sidecarSubtitles: [SidecarSubtitle]?
     /// Extra outputs.
     public var dump = DumpSettings()
     /// Stop after this many seconds of session time (nil: until the item ends or a stop).
@@ -108,6 +112,8 @@ public struct SessionSpec: Sendable, Codable, Equatable {
         configuration.autoplay = autoplay
         configuration.perFrameEvents = dump.frameEvents
         configuration.subscribedTags = subscribedTags
+        configuration.subtitles = subtitles ?? .automatic
+        configuration.sidecarSubtitles = sidecarSubtitles ?? []
         if let minimum = abr.minBufferSeconds { configuration.buffer.minimumSeconds = minimum }
         if let maximum = abr.maxBufferSeconds { configuration.buffer.maximumSeconds = maximum }
         return configuration

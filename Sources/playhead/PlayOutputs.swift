@@ -112,6 +112,11 @@ enum PlaySummary {
         if let first = r.damage.first {
             lines.append("  damaged: \(r.damage.count) (first: \(first))")
         }
+        if let subtitles = r.subtitles {
+            let track = subtitles.selected.map { subtitles.options[$0].name } ?? "none"
+            lines.append("  subtitles: \(track) of \(subtitles.options.count) offered; \(subtitles.cuesLoaded) cues loaded, \(subtitles.shown.count) shown"
+                         + (subtitles.issues.isEmpty ? "" : "; \(subtitles.issues.count) issues (first: \(subtitles.issues[0]))"))
+        }
         if let renditions = r.renditionsNotPlayed {
             lines.append("  not played (alternate renditions are not fetched): " + renditions.joined(separator: "; "))
         }

@@ -46,6 +46,26 @@ import Testing
         #expect(html.contains("<td class=\"num\">8.000</td><td>TAG</td><td>#EXT-X-ASSET</td><td>asset-1</td><td>CAID=0x2,X=&quot;&lt;b&gt;&quot;</td>"))
     }
 
+    /// The subtitle cues shown get a table named for the track, and only when a track was shown.
+    @Test func subtitleTableListsEachCueShown() {
+        var report = PlaybackReport(url: "http://127.0.0.1/a.m3u8", clock: "virtual", mode: "demux")
+        var subtitles = SubtitleReport()
+        subtitles.options = [SubtitleOption(name: "English", language: "en", isDefault: true, autoselect: true, forced: false,
+                                            url: "http://127.0.0.1/en.m3u8", source: .playlist, groupId: "subs")]
+        report.subtitles = subtitles
+        #expect(!PlaybackReportHTML.render(report: report, events: []).contains("Subtitles"), "offered but none shown")
+        report.subtitles?.selected = 0
+        var record = SubtitleCueRecord(cue: SubtitleCue(id: "one", track: "English", startSeconds: 1, endSeconds: 2.5, text: "a < b",
+                                                        markup: "a &lt; b"), shownAtPosition: 1, shownAtSeconds: 1.3)
+        record.hiddenAtPosition = 2.5
+        report.subtitles?.shown = [record]
+        report.subtitles?.issues = ["http://127.0.0.1/seg1.vtt: line 4: bad timestamp"]
+        let html = PlaybackReportHTML.render(report: report, events: [])
+        #expect(html.contains("<h2>Subtitles: English</h2>"))
+        #expect(html.contains("<td class=\"num\">1.000</td><td class=\"num\">2.500</td><td class=\"num\">1.000</td><td class=\"num\">2.500</td><td>one</td><td>a &lt; b</td>"))
+        #expect(html.contains("<td>issue</td><td>http://127.0.0.1/seg1.vtt: line 4: bad timestamp</td>"))
+    }
+
     @Test func reportOfASessionWithAdsAndARebufferHasItsChartsAndTables() async throws {
         let (report, events) = try await sessionWithAdsAndRebuffers()
         #expect(!report.rebuffers.isEmpty, "the slow link should make it rebuffer")

@@ -1,4 +1,5 @@
 import Foundation
+import PlayheadCore
 @testable import PlayheadServer
 import Testing
 
@@ -28,6 +29,23 @@ import Testing
         #expect(configuration.subscribedTags == ["#EXT-X-DATERANGE"])
     }
 
+    @Test func subtitleFieldsAreRead() throws {
+        let spec = try parse(#"{"url": "http://h/a.m3u8", "subtitles": "fr", "sidecarSubtitles": [{"url": "http://h/s.vtt", "language": "de", "name": "Deutsch"}]}"#)
+        #expect(spec.subtitles == .track("fr"))
+        #expect(spec.sidecarSubtitles == [SidecarSubtitle(url: "http://h/s.vtt", language: "de", name: "Deutsch")])
+        let configuration = spec.playerConfiguration
+        #expect(configuration.subtitles == .track("fr") && configuration.sidecarSubtitles.first?.option.name == "Deutsch")
+        #expect(try parse(#"{"url": "http://h/a.m3u8", "subtitles": "off"}"#).playerConfiguration.subtitles == .off)
+        #expect(try parse(#"{"url": "http://h/a.m3u8"}"#).playerConfiguration.subtitles == .automatic)
+        // Stored specs are JSON: the new fields round-trip, and a spec stored before them still reads.
+        let stored = try JSONDecoder().decode(SessionSpec.self, from: JSONEncoder().encode(spec))
+        #expect(stored == spec)
+        var old = try JSONSerialization.jsonObject(with: JSONEncoder().encode(SessionSpec(url: "http://h/a.m3u8"))) as? [String: Any] ?? [:]
+        old["subtitles"] = nil
+        old["sidecarSubtitles"] = nil
+        #expect(try JSONDecoder().decode(SessionSpec.self, from: JSONSerialization.data(withJSONObject: old)).url == "http://h/a.m3u8")
+    }
+
     @Test func errorsNameTheField() {
         let cases: [(String, String?)] = [
             (#"[1, 2]"#, nil), (#"{"url": "http://h/a", "abr": {"variant": 1.5}}"#, "abr.variant"),
@@ -43,6 +61,11 @@ import Testing
             (##"{"url": "http://h/a", "subscribedTags": ["#"]}"##, "subscribedTags[0]"),
             (##"{"url": "http://h/a", "subscribedTags": ["#EXT-X-FOO:A=1"]}"##, "subscribedTags[0]"),
             (##"{"url": "http://h/a", "subscribedTags": ["#EXT-X-CUE", "#EXTINF"]}"##, "subscribedTags[1]"),
+            (#"{"url": "http://h/a", "subtitles": 1}"#, "subtitles"), (#"{"url": "http://h/a", "subtitles": " "}"#, "subtitles"),
+            (#"{"url": "http://h/a", "sidecarSubtitles": {"url": "http://h/s.vtt"}}"#, "sidecarSubtitles"),
+            (#"{"url": "http://h/a", "sidecarSubtitles": [{"url": "http://h/s.vtt"}, {"language": "en"}]}"#, "sidecarSubtitles[1].url"),
+            (#"{"url": "http://h/a", "sidecarSubtitles": [{"url": "file:///etc/passwd"}]}"#, "sidecarSubtitles[0].url"),
+            (#"{"url": "http://h/a", "sidecarSubtitles": [{"url": "http://h/s.vtt", "kind": "x"}]}"#, "sidecarSubtitles[0].kind"),
         ]
         for (json, field) in cases {
             #expect(throws: APIError.self) { try parse(json) }

@@ -115,6 +115,7 @@ extension MediaPlayer {
         let landing = target
         bus.post(.seekStarted(from: from, to: target))
         notify(.seekStart, metadata: [:], now: now)
+        hideSubtitles(at: from, now: now)
         let fromBuffer = state.timeline.breaks.isEmpty && buffer.rewind(toTimeline: target)
         report.seeks.append(SeekRecord(fromSeconds: from, toSeconds: target, requestedAt: now, automatic: automatic, fromBuffer: fromBuffer))
         state.pendingSeek = report.seeks.count - 1

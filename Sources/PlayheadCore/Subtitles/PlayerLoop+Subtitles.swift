@@ -255,6 +255,18 @@ extension MediaPlayer {
         }
     }
 
+    /// Hides every cue showing, the playhead at `position` (a seek leaves them where it starts).
+    func hideSubtitles(at position: Double, now: Double) {
+        guard var track = state.subtitles, !track.showing.isEmpty else { return }
+        defer { state.subtitles = track }
+        for cue in track.cues {
+            guard let index = track.showing.removeValue(forKey: cue.id) else { continue }
+            report.subtitles?.shown[index].hiddenAtPosition = position
+            report.subtitles?.shown[index].hiddenAtSeconds = now
+            bus.post(.subtitleCueEnded(cue))
+        }
+    }
+
     /// The session time of the next cue start or end the playhead reaches (nil: none, or the clock stopped).
     func nextSubtitleTime(now: Double) -> Double? {
         guard let track = state.subtitles, state.clockRunning, !track.cues.isEmpty else { return nil }
