@@ -4,11 +4,11 @@ import PlayheadCore
 import PlayheadHLS
 import PlayheadNet
 
-/// `playhead inspect`: look inside playlists (and later SCTE-35 cues, VAST documents).
+/// `playhead inspect`: look inside playlists, SCTE-35 cues, VAST documents and WebVTT files.
 struct Inspect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print what Playhead understands of a playlist.",
-        subcommands: [InspectPlaylist.self, InspectSCTE35.self, InspectVAST.self],
+        subcommands: [InspectPlaylist.self, InspectSCTE35.self, InspectVAST.self, InspectWebVTT.self],
         defaultSubcommand: InspectPlaylist.self
     )
 }
