@@ -70,15 +70,17 @@ struct WebVTTParserRun {
         else { throw WebVTTError(line: 1, message: "missing WEBVTT signature") }
 
         let first = collectLine()
-        var headerLines: [String] = []
-        if first.count > 7 { headerLines.append(String(String.UnicodeScalarView(first[7...]))) }
-        defer { document.header = headerLines.joined(separator: "\n") }
-        guard advancePastLineFeed() else { return document }
-        if position >= input.count { return document }
+        if first.count > 7 { document.header = String(String.UnicodeScalarView(first[7...])) }
+        if advancePastLineFeed(), position < input.count { parseHeaderAndBlocks() }
+        return document
+    }
+
+    /// Everything after the signature line: the header block, then the block loop.
+    mutating func parseHeaderAndBlocks() {
         if input[position] != "\n" {
             let start = lineNumber
             if case .header(let lines) = collectBlock(inHeader: true) {
-                headerLines += lines
+                document.header = ([document.header].filter { !$0.isEmpty } + lines).joined(separator: "\n")
                 readHeaderLines(lines, firstLine: start)
             }
         } else {
@@ -94,7 +96,6 @@ struct WebVTTParserRun {
             }
             skipLineFeeds()
         }
-        return document
     }
 
     /// Collects the characters up to the next LF (or the end), leaving `position` on the LF.
