@@ -197,7 +197,7 @@ let vttjsKnownDifferences: [String: String] = [
             case .lineRight: positionAlign = "end"
             case .center, .auto: positionAlign = "middle"
             }
-            let region = cue.region.flatMap { id in document.regions.last { $0.id == id } }
+            let region = document.region(of: cue)
             return Cue(
                 align: cue.align == .center ? "middle" : cue.align.rawValue,
                 endTime: cue.endTime, id: cue.id, line: line,

@@ -1,3 +1,4 @@
+import Foundation
 import PlayheadHLS
 import Testing
 
@@ -102,5 +103,33 @@ import Testing
         #expect(doc.cues.map(\.text) == ["text", "no blank line before"])
         #expect(doc.issues.count == 1)  // the "a-->b" line is a failed timing line
         #expect(doc.issues.first?.line == 6)
+    }
+
+    @Test func regionLookupAndCodableRoundTrip() throws {
+        let doc = try WebVTTParser.parse("""
+            WEBVTT
+            X-TIMESTAMP-MAP=LOCAL:00:00:00.000,MPEGTS:0
+
+            REGION
+            id:a lines:2
+
+            REGION
+            id:a lines:5
+
+            STYLE
+            ::cue { color: red }
+
+            00:00.000 --> 00:01.000 region:a line:10%
+            dropped out of the region by the line setting
+
+            00:00.000 --> 00:01.000 line:10% region:a
+            in the region
+            """)
+        #expect(doc.regions.map(\.lines) == [2, 5])
+        #expect(doc.cues[0].region == nil)
+        #expect(doc.region(of: doc.cues[1])?.lines == 5)
+        #expect(doc.issues.isEmpty)
+        let encoded = try JSONEncoder().encode(doc)
+        #expect(try JSONDecoder().decode(WebVTTDocument.self, from: encoded) == doc)
     }
 }

@@ -28,6 +28,13 @@ public struct WebVTTDocument: Sendable, Equatable, Codable {
         self.timestampMap = timestampMap
         self.issues = issues
     }
+
+    /// The region a cue is shown in: the last region whose identifier is the cue's ``WebVTTCue/region``
+    /// (REGION blocks all come before the first cue, so this is the region the spec's parser picks).
+    public func region(of cue: WebVTTCue) -> WebVTTRegion? {
+        guard let id = cue.region else { return nil }
+        return regions.last { $0.id == id }
+    }
 }
 
 /// The HLS `X-TIMESTAMP-MAP=MPEGTS:<ticks>,LOCAL:<timestamp>` header line (RFC 8216 §3.5): the
