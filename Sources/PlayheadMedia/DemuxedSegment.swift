@@ -1,9 +1,16 @@
+import CFFmpeg
+
 /// One segment demuxed into packets, waiting to be decoded (or, in demux mode, presented from its
 /// packet timestamps). Keeps its container open: decoders are set up from its codec parameters.
 ///
 /// Not thread-safe: use on one task.
 public final class DemuxedSegment {
     let demuxer: Demuxer
+    /// Another container whose streams this segment carries too (a demuxed audio rendition's, see
+    /// ``replacing(_:with:from:)``), its stream indices moved up by ``joinedIndexOffset``.
+    let joined: Demuxer?
+    /// The kinds taken from `joined` (the segment's own streams of these kinds are left out).
+    let joinedKinds: Set<MediaKind>
     /// Every packet of the segment, in container order.
     public let packets: [Packet]
     /// Damage found while demuxing and, later, decoding this segment.
@@ -11,8 +18,11 @@ public final class DemuxedSegment {
     /// The segment follows an EXT-X-DISCONTINUITY.
     public let discontinuity: Bool
 
-    init(demuxer: Demuxer, packets: [Packet], damage: [MediaDamage], discontinuity: Bool) {
+    init(demuxer: Demuxer, packets: [Packet], damage: [MediaDamage], discontinuity: Bool,
+         joined: Demuxer? = nil, joinedKinds: Set<MediaKind> = []) {
         self.demuxer = demuxer
+        self.joined = joined
+        self.joinedKinds = joinedKinds
         Self.fillMissingDurations(packets)
         self.packets = packets
         self.damage = damage
@@ -42,8 +52,39 @@ public final class DemuxedSegment {
         }
     }
 
-    /// The segment's elementary streams.
-    public var streams: [StreamInfo] { demuxer.streams }
+    /// The segment's elementary streams (with a joined container: its own but those of the joined
+    /// kinds, then the joined container's of those kinds, their indices moved up).
+    public var streams: [StreamInfo] {
+        guard let joined else { return demuxer.streams }
+        return demuxer.streams.filter { !joinedKinds.contains($0.kind) } + joined.streams.filter { joinedKinds.contains($0.kind) }.map {
+            var info = $0
+            info.index += Self.joinedIndexOffset
+            return info
+        }
+    }
+
+    /// Added to the stream indices of a joined container (and its packets'): above any a segment has.
+    public static let joinedIndexOffset = 1000
+
+    /// The raw stream with index `index` (as ``streams`` numbers them), for decoder set-up.
+    func stream(at index: Int) -> UnsafeMutablePointer<AVStream> {
+        if let joined, index >= Self.joinedIndexOffset { return joined.stream(at: index - Self.joinedIndexOffset) }
+        return demuxer.stream(at: index)
+    }
+
+    /// This segment with its media of `kinds` taken from `other` instead: its own packets of those kinds
+    /// are left out and `packets` (of `other`, which keeps its container open for their decoder) come
+    /// in, interleaved by decode time. An HLS variant whose audio is a separate rendition (EXT-X-MEDIA
+    /// TYPE=AUDIO with a URI) plays so: each video segment carries the rendition's audio of its time.
+    /// The packets given are renumbered to this segment's indices: give each to one segment only.
+    public func replacing(_ kinds: Set<MediaKind>, with packets: [Packet], from other: DemuxedSegment) -> DemuxedSegment {
+        for packet in packets where packet.streamIndex < Self.joinedIndexOffset {
+            packet.raw.pointee.stream_index += Int32(Self.joinedIndexOffset)
+        }
+        let own = self.packets.filter { !kinds.contains($0.kind) }
+        return DemuxedSegment(demuxer: demuxer, packets: RenditionDecoder.interleaved(own + packets), damage: damage,
+                              discontinuity: discontinuity, joined: other.demuxer, joinedKinds: kinds)
+    }
 
     /// First and end presentation time, in seconds of media timestamps, of the first stream of
     /// `kind`; nil when it has no timed packet. End is the latest `pts + duration`.

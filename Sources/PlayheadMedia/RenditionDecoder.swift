@@ -215,8 +215,8 @@ public final class RenditionDecoder {
     /// ``chooseStreams(_:damage:)`` picks).
     private func unfitKinds(_ segment: DemuxedSegment) -> [MediaKind] {
         MediaKind.allCases.filter { kind in
-            guard let decoder = decoders[kind], let info = segment.demuxer.streams.first(where: { $0.kind == kind }) else { return false }
-            return !decoder.accepts(segment.demuxer.stream(at: info.index))
+            guard let decoder = decoders[kind], let info = segment.streams.first(where: { $0.kind == kind }) else { return false }
+            return !decoder.accepts(segment.stream(at: info.index))
         }
     }
 
@@ -227,7 +227,7 @@ public final class RenditionDecoder {
         if current != nil { drainDecoders(unfitFor: segment, onFrame: onFrame) }
         current = segment
         var damage: [MediaDamage] = []
-        chosen = chooseStreams(segment.demuxer, damage: &damage)
+        chosen = chooseStreams(segment, damage: &damage)
         segment.damage += damage
     }
 
@@ -280,13 +280,13 @@ public final class RenditionDecoder {
     static let maxConsecutiveDemuxErrors = 16
 
     /// Picks the first stream of each wanted kind and makes sure a fitting decoder exists.
-    private func chooseStreams(_ demuxer: Demuxer, damage: inout [MediaDamage]) -> Set<Int> {
+    private func chooseStreams(_ segment: DemuxedSegment, damage: inout [MediaDamage]) -> Set<Int> {
         var chosen: Set<Int> = []
         guard options.mode != .demux else { return chosen }
         let kinds = options.mode == .keyframes ? options.kinds.intersection([.video]) : options.kinds
         for kind in kinds {
-            guard let info = demuxer.streams.first(where: { $0.kind == kind }) else { continue }
-            let stream = demuxer.stream(at: info.index)
+            guard let info = segment.streams.first(where: { $0.kind == kind }) else { continue }
+            let stream = segment.stream(at: info.index)
             if let existing = decoders[kind] {  // ``enter(_:onFrame:)`` dropped those the stream does not fit
                 existing.streamIndex = info.index
                 chosen.insert(info.index)

@@ -5,7 +5,7 @@ import PlayheadMedia
 extension SessionSpec {
     /// The fields the top level of a spec may have.
     static let topLevelFields: Set<String> = [
-        "url", "clock", "mode", "abr", "ads", "subscribedTags", "subtitles", "sidecarSubtitles", "dump", "durationSeconds", "startSeconds",
+        "url", "clock", "mode", "abr", "ads", "subscribedTags", "audio", "subtitles", "sidecarSubtitles", "dump", "durationSeconds", "startSeconds",
         "rate", "autoplay", "bandwidthMegabitsPerSecond",
     ]
 
@@ -75,6 +75,10 @@ extension SessionSpec {
                 do { try TimedMetadataScanner.validate(tag) } catch { throw .invalidField("subscribedTags[\(index)]", error.description) }
             }
             spec.subscribedTags = tags
+        }
+        if let audio = try r.string("audio") {
+            guard !audio.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidField("audio", "must be auto, or an audio rendition's name or language") }
+            spec.audio = AudioChoice(audio)
         }
         if let subtitles = try r.string("subtitles") {
             guard !subtitles.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidField("subtitles", "must be auto, off, or a track's name or language") }

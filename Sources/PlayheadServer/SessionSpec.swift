@@ -80,6 +80,8 @@ public struct SessionSpec: Sendable, Codable, Equatable {
     /// Playlist tags the client subscribes to, each named with its `#`: each becomes a `timedMetadata`
     /// event (and a report entry) the first time it is seen.
     public var subscribedTags: [String] = []
+    /// The audio rendition to play: `auto` or a rendition's name or language (nil: auto).
+    public var audio: AudioChoice?
     /// The subtitle track to show: `auto`, `off`, or a track's name or language (nil: auto).
     public var subtitles: SubtitleChoice?
     /// WebVTT files offered as subtitle tracks beside the item's own (nil: none).
@@ -113,6 +115,7 @@ public struct SessionSpec: Sendable, Codable, Equatable {
         configuration.perFrameEvents = dump.frameEvents
         configuration.subscribedTags = subscribedTags
         configuration.subtitles = subtitles ?? .automatic
+        configuration.audio = audio ?? .automatic
         configuration.sidecarSubtitles = sidecarSubtitles ?? []
         if let minimum = abr.minBufferSeconds { configuration.buffer.minimumSeconds = minimum }
         if let maximum = abr.maxBufferSeconds { configuration.buffer.maximumSeconds = maximum }

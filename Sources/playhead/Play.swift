@@ -113,6 +113,9 @@ struct Play: AsyncParsableCommand {
             help: "Report this playlist tag as timed metadata (a timedMetadata event and a report entry the first time each is seen), named with its # and quoted for the shell, e.g. '#EXT-X-ASSET' (repeatable).")
     var subscribedTags: [String] = []
 
+    @Option(help: "Audio rendition to play when the variants name an AUDIO group: auto (DEFAULT=YES, else the first) or a rendition's NAME or LANGUAGE. A rendition with its own playlist is loaded beside the video and joined to it.")
+    var audio: String = "auto"
+
     @Option(help: "Subtitle track to show: auto (the DEFAULT=YES track, else a FORCED=YES one), off, or a track's NAME or LANGUAGE (en matches en-US). Each cue is a subtitleCueStarted/Ended event and a report entry.")
     var subtitles: String = "auto"
 
@@ -249,6 +252,7 @@ struct Play: AsyncParsableCommand {
         configuration.perFrameEvents = frameEvents
         configuration.subscribedTags = subscribedTags
         configuration.subtitles = SubtitleChoice(subtitles)
+        configuration.audio = AudioChoice(audio)
         configuration.sidecarSubtitles = sidecarSubtitles.map { text in
             let parts = text.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
             // A URL, a file path, or a URL relative to the item's.

@@ -32,6 +32,8 @@ import Testing
     @Test func subtitleFieldsAreRead() throws {
         let spec = try parse(#"{"url": "http://h/a.m3u8", "subtitles": "fr", "sidecarSubtitles": [{"url": "http://h/s.vtt", "language": "de", "name": "Deutsch"}]}"#)
         #expect(spec.subtitles == .track("fr"))
+        #expect(try parse(#"{"url": "http://h/a.m3u8", "audio": "de"}"#).playerConfiguration.audio == .track("de"))
+        #expect(spec.playerConfiguration.audio == .automatic)
         #expect(spec.sidecarSubtitles == [SidecarSubtitle(url: "http://h/s.vtt", language: "de", name: "Deutsch")])
         let configuration = spec.playerConfiguration
         #expect(configuration.subtitles == .track("fr") && configuration.sidecarSubtitles.first?.option.name == "Deutsch")
@@ -61,7 +63,7 @@ import Testing
             (##"{"url": "http://h/a", "subscribedTags": ["#"]}"##, "subscribedTags[0]"),
             (##"{"url": "http://h/a", "subscribedTags": ["#EXT-X-FOO:A=1"]}"##, "subscribedTags[0]"),
             (##"{"url": "http://h/a", "subscribedTags": ["#EXT-X-CUE", "#EXTINF"]}"##, "subscribedTags[1]"),
-            (#"{"url": "http://h/a", "subtitles": 1}"#, "subtitles"), (#"{"url": "http://h/a", "subtitles": " "}"#, "subtitles"),
+            (#"{"url": "http://h/a", "subtitles": 1}"#, "subtitles"), (#"{"url": "http://h/a", "audio": ""}"#, "audio"), (#"{"url": "http://h/a", "subtitles": " "}"#, "subtitles"),
             (#"{"url": "http://h/a", "sidecarSubtitles": {"url": "http://h/s.vtt"}}"#, "sidecarSubtitles"),
             (#"{"url": "http://h/a", "sidecarSubtitles": [{"url": "http://h/s.vtt"}, {"language": "en"}]}"#, "sidecarSubtitles[1].url"),
             (#"{"url": "http://h/a", "sidecarSubtitles": [{"url": "file:///etc/passwd"}]}"#, "sidecarSubtitles[0].url"),

@@ -17,6 +17,10 @@ enum PendingTransfer {
     case variantPlaylist(index: Int)
     /// A redundant backup of the rung's media playlist, wanted for a failover.
     case failoverPlaylist(url: String)
+    /// A segment of the alternate audio rendition, by media sequence.
+    case audioSegment(mediaSequence: Int)
+    /// A reload of the alternate audio rendition's live playlist.
+    case audioPlaylist
     /// The subtitle track's media playlist (first load or live reload).
     case subtitlePlaylist
     /// A WebVTT file of the subtitle track: a segment by media sequence, or the sidecar file (nil).
@@ -106,6 +110,8 @@ struct LoopState {
     var redundantURLInUse: String?
     /// Redundant playlists that failed since the rung last worked (a failure cycles through them once).
     var failoverTried: Set<String> = []
+    /// The alternate audio rendition played with video-only segments (nil: none, or the variant's own audio).
+    var audio: AudioTrackState?
     /// The subtitle track shown (nil: none).
     var subtitles: SubtitleTrackState?
     /// A failover under way: the backup's URL, the segment to fetch again from it, and why.

@@ -121,6 +121,9 @@ public struct PlaybackReport: Sendable, Codable {
     /// Every subscribed tag identified, in the order its `timedMetadata` event was posted (the PSDK's
     /// `timedMetadataCollection`); empty when no tag is subscribed.
     public var timedMetadata: [TimedMetadata] = []
+    /// The audio renditions offered (the variants' AUDIO group), the one played and its problems (nil
+    /// when the variants name no AUDIO group).
+    public var audio: AudioReport?
     /// The subtitle tracks offered, the one shown and every cue shown with its times (nil when the item
     /// offered none and none was asked for).
     public var subtitles: SubtitleReport?

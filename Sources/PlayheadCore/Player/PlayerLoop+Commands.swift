@@ -129,6 +129,7 @@ extension MediaPlayer {
             buffer.clear()
             state.endLoaded = false
             state.loadedEnd = nil
+            resetAudioLane()
         }
         frames.clear()
         state.lastQueued = [:]
@@ -210,7 +211,7 @@ extension MediaPlayer {
     func cancelTransfers() {
         for (id, transfer) in state.transfers {
             switch transfer {
-            case .segment, .adSegment:
+            case .segment, .adSegment, .audioSegment:
                 driver.cancel(id)
                 state.transfers[id] = nil
             default:

@@ -76,6 +76,7 @@ extension MediaPlayer {
             }
             state.tracker = tracker
             report.isLive = tracker.isLive
+            await setUpAudio(multivariantLoaded, baseURL: first.effectiveURL, now: driver.now)
             bus.post(.playlistLoaded(url: mediaURL, segments: media.segments.count, changed: true))
             setStatus(.initialized, now: driver.now)
             reportTimedMetadata(tracker, listed: media.segments.count)
@@ -132,8 +133,8 @@ extension MediaPlayer {
     /// plays each variant's own playlist only (its muxed audio), so these are said, not silently left.
     private func noteRenditionsNotPlayed(_ multivariant: MultivariantPlaylist) {
         let named = Set(multivariant.variants.flatMap { [$0.audio, $0.video, $0.subtitles].compactMap { $0 } })
-        // Subtitle renditions are offered as subtitle tracks (``setUpSubtitles``).
-        let unplayed = multivariant.media.filter { $0.uri != nil && named.contains($0.groupId) && $0.type != .subtitles }
+        // Subtitle renditions are offered as subtitle tracks (``setUpSubtitles``), audio ones as audio (``setUpAudio``).
+        let unplayed = multivariant.media.filter { $0.uri != nil && named.contains($0.groupId) && $0.type != .subtitles && $0.type != .audio }
             .map { "\($0.type.text) \"\($0.name)\" (group \($0.groupId)): \($0.uri ?? "")" }
         guard !unplayed.isEmpty else { return }
         report.renditionsNotPlayed = unplayed
@@ -166,7 +167,7 @@ extension MediaPlayer {
         guard !state.finished, let tracker = state.tracker else { return }
         let loadingSegment = state.transfers.values.contains {
             switch $0 {
-            case .segment, .adSegment, .prerollSegment: return true
+            case .segment, .adSegment, .prerollSegment, .audioSegment: return true
             default: return false
             }
         }
@@ -197,6 +198,11 @@ extension MediaPlayer {
                 }
             } else if let cursor = state.adCursor {
                 await startAdSegment(cursor, attempt: 0, now: now)
+            } else if state.pendingSwitch == nil, state.failover == nil, let sequence = state.nextSequence, let tracked = tracker.segment(mediaSequence: sequence),
+                      !awaitsResolution(before: sequence), audioSegmentWanted(before: tracked) != nil || audioPlaylistBehind(tracked) {
+                // The alternate audio of the segment's time comes first: the segment carries it (live, its
+                // playlist may not list it yet: the segment waits for the reload).
+                if let audio = audioSegmentWanted(before: tracked) { await startAudioSegment(audio) }
             } else if state.pendingSwitch == nil, state.failover == nil, let sequence = state.nextSequence, tracker.segment(mediaSequence: sequence) != nil,
                       !awaitsResolution(before: sequence) {
                 let decided = state.firstSegmentRungChosen ? nil : decideVariant(now: now)
@@ -218,6 +224,7 @@ extension MediaPlayer {
             }
         }
         await startSubtitleTransfers(now: now)
+        await reloadAudioPlaylistIfDue(now: now)
         let reloading = state.transfers.values.contains { if case .playlist = $0 { return true } else { return false } }
         if !reloading, state.failover == nil, let due = nextReloadTime(tracker), now >= due {
             await startPlaylistFetch(state.mediaURL, as: .playlist(attempt: 0))
@@ -338,6 +345,10 @@ extension MediaPlayer {
             await failoverArrived(transfer, now: now)
         case let (.failoverPlaylist, .failure(error)):
             await failoverFailed(error, now: now)
+        case let (.audioSegment(sequence), _):
+            audioSegmentArrived(result, mediaSequence: sequence, now: now)
+        case (.audioPlaylist, _):
+            audioPlaylistArrived(result, now: now)
         case (.subtitlePlaylist, _):
             subtitlePlaylistArrived(result, now: now)
         case let (.subtitleFile(sequence), _):
@@ -402,7 +413,8 @@ extension MediaPlayer {
     @discardableResult
     func bufferSegment(_ transfer: NetworkTransfer, tracked: TrackedSegment, placement: Placement, now: Double) -> (start: Double, end: Double)? {
         do {
-            let demuxed = try decoder(for: placement.source).demux(transfer.body, discontinuity: tracked.segment.discontinuity)
+            var demuxed = try decoder(for: placement.source).demux(transfer.body, discontinuity: tracked.segment.discontinuity)
+            if placement.source == .content, state.audio != nil { demuxed = joiningAudio(demuxed, tracked: tracked) }
             onSegmentStreams?(demuxed.streams)
             // Every packet of the segment, as it is demuxed (framemd5 takes the input's start time from
             // the first segment's; handed out as they were decoded, the start came too late).

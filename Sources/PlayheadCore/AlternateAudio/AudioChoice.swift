@@ -1,0 +1,115 @@
+import PlayheadHLS
+
+/// Which audio rendition a session plays when the variants name an AUDIO group (the PSDK's
+/// `audioOptions`, chosen up front): `automatic` takes the rendition marked DEFAULT=YES (the PSDK labels
+/// the main one "default"), else the group's first.
+public enum AudioChoice: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// DEFAULT=YES, else the first of the group.
+    case automatic
+    /// The rendition whose NAME equals this, else whose LANGUAGE is this tag or starts with it and `-`,
+    /// compared without case.
+    case track(String)
+
+    /// Reads `auto` or a rendition's name or language.
+    public init(_ text: String) {
+        switch text.lowercased() {
+        case "auto", "automatic", "default": self = .automatic
+        default: self = .track(text)
+        }
+    }
+
+    /// How the choice is written on the command line.
+    public var description: String {
+        switch self {
+        case .automatic: "auto"
+        case let .track(name): name
+        }
+    }
+
+    /// Decodes from its command-line spelling.
+    public init(from decoder: any Decoder) throws {
+        self.init(try decoder.singleValueContainer().decode(String.self))
+    }
+
+    /// Encodes as its command-line spelling.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    /// The index in `options` this choice selects, or nil when a named one is not there.
+    public func pick(from options: [AudioOption]) -> Int? {
+        switch self {
+        case .automatic:
+            return options.isEmpty ? nil : options.firstIndex(where: \.isDefault) ?? 0
+        case let .track(wanted):
+            let key = wanted.lowercased()
+            if let byName = options.firstIndex(where: { $0.name.lowercased() == key }) { return byName }
+            return options.firstIndex { option in
+                guard let language = option.language?.lowercased() else { return false }
+                return language == key || language.hasPrefix(key + "-")
+            }
+        }
+    }
+}
+
+/// An audio rendition of the variants' AUDIO group (EXT-X-MEDIA TYPE=AUDIO).
+public struct AudioOption: Sendable, Equatable, Codable {
+    /// NAME.
+    public var name: String
+    /// LANGUAGE, if given.
+    public var language: String?
+    /// DEFAULT=YES.
+    public var isDefault: Bool
+    /// AUTOSELECT=YES.
+    public var autoselect: Bool
+    /// CHANNELS as written.
+    public var channels: String?
+    /// GROUP-ID.
+    public var groupId: String
+    /// Its media playlist, resolved; nil when the rendition is the variant's own muxed audio.
+    public var url: String?
+
+    /// Creates an option.
+    public init(name: String, language: String?, isDefault: Bool, autoselect: Bool, channels: String?, groupId: String, url: String?) {
+        self.name = name
+        self.language = language
+        self.isDefault = isDefault
+        self.autoselect = autoselect
+        self.channels = channels
+        self.groupId = groupId
+        self.url = url
+    }
+
+    /// The AUDIO renditions of `group`, in playlist order, URIs resolved against `baseURL` (one that does
+    /// not resolve is left out).
+    public static func options(in multivariant: MultivariantPlaylist, group: String, baseURL: String) -> [AudioOption] {
+        multivariant.media.compactMap { rendition in
+            guard rendition.type == .audio, rendition.groupId == group else { return nil }
+            var url: String?
+            if let uri = rendition.uri {
+                guard let resolved = try? ResourceURL.resolve(uri, against: baseURL) else { return nil }
+                url = resolved
+            }
+            return AudioOption(name: rendition.name, language: rendition.language, isDefault: rendition.default,
+                               autoselect: rendition.autoselect, channels: rendition.channels, groupId: group, url: url)
+        }
+    }
+}
+
+/// The audio of a session whose variants name an AUDIO group: the options, the one played, and how it went.
+public struct AudioReport: Sendable, Equatable, Codable {
+    /// The renditions offered, in playlist order.
+    public var options: [AudioOption] = []
+    /// Index in `options` of the one played (nil: none matched the choice; the variant's own audio played).
+    public var selected: Int?
+    /// How it was chosen (`--audio`).
+    public var choice: AudioChoice = .automatic
+    /// Segments of the rendition loaded.
+    public var segmentsLoaded = 0
+    /// Problems: segments that failed (their audio is missing), a playlist that did not load.
+    public var issues: [String] = []
+
+    /// Creates an empty report.
+    public init() {}
+}

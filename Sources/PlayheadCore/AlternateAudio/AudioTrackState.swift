@@ -1,0 +1,45 @@
+import PlayheadMedia
+
+/// The audio rendition played beside video-only variant segments: its playlist, the segments loaded
+/// and the packets not yet handed to a video segment. Only the loop task touches it.
+struct AudioTrackState {
+    /// The rendition.
+    var option: AudioOption
+    /// Its media playlist.
+    var tracker: LivePlaylistTracker
+    /// Content seconds minus the audio playlist's seconds (live: the playlists' times start apart).
+    var playlistOffset = 0.0
+    /// Demuxes the rendition's segments (its own codec parameters, probed once).
+    var demuxer: RenditionDecoder
+    /// Segments loaded (or given up), by media sequence.
+    var loaded: Set<Int> = []
+    /// Loaded segments whose packets are not all handed out yet, in media-sequence order.
+    var pending: [PendingAudio] = []
+    /// The next video segment is the first since a start or seek: it takes the audio before its own start too.
+    var fresh = true
+    /// Failures in a row of the segment being fetched.
+    var failures = 0
+    /// The live playlist's reloads that failed in a row.
+    var reloadFailures = 0
+    /// When the next reload may start, after a failure.
+    var reloadRetryAt: Double?
+
+    init(option: AudioOption, tracker: LivePlaylistTracker, demuxer: RenditionDecoder) {
+        self.option = option
+        self.tracker = tracker
+        self.demuxer = demuxer
+    }
+}
+
+/// An audio segment demuxed, with the packets not yet given to a video segment.
+final class PendingAudio {
+    let mediaSequence: Int
+    let segment: DemuxedSegment
+    var packets: [Packet]
+
+    init(mediaSequence: Int, segment: DemuxedSegment) {
+        self.mediaSequence = mediaSequence
+        self.segment = segment
+        packets = segment.packets.filter { $0.kind == .audio }
+    }
+}

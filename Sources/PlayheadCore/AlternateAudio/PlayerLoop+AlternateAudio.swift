@@ -1,0 +1,204 @@
+import PlayheadHLS
+import PlayheadMedia
+
+/// Alternate audio (F21): when the variants name an AUDIO group whose chosen rendition has its own
+/// playlist, that rendition's segments are loaded beside the video's (each before the video segment of
+/// its time), and every video segment carries the rendition's audio packets of its time span in place of
+/// any of its own (``DemuxedSegment/replacing(_:with:from:)``): one timeline, one decoder per kind.
+extension MediaPlayer {
+    /// Slack below a video segment's first timestamp within which audio still goes with it.
+    static let audioJoinSlackSeconds = 0.1
+
+    /// Lists the AUDIO renditions of the variants' group, reports them, and loads the chosen one's
+    /// playlist (in line: the first video segment waits for its audio). A rendition without URI is the
+    /// variant's own audio: nothing more to load.
+    func setUpAudio(_ multivariant: MultivariantPlaylist?, baseURL: String, now: Double) async {
+        guard let multivariant, let group = multivariant.variants.lazy.compactMap(\.audio).first else { return }
+        let options = AudioOption.options(in: multivariant, group: group, baseURL: baseURL)
+        guard !options.isEmpty else { return }
+        var audio = AudioReport()
+        audio.options = options
+        audio.choice = configuration.audio
+        audio.selected = configuration.audio.pick(from: options)
+        report.audio = audio
+        bus.post(.custom(name: "mediaSelectionOptionsAvailable", payload: ["audio": options.map(\.name).joined(separator: "\n")]))
+        guard let index = audio.selected else {
+            let offered = options.map { "\($0.name) (\($0.language ?? "no language"))" }.joined(separator: ", ")
+            let issue = "no audio rendition is named \(configuration.audio) or has that language; offered: \(offered); the variant's own audio plays"
+            report.audio?.issues.append(issue)
+            bus.post(.custom(name: "audioRenditionNotFound", payload: ["choice": "\(configuration.audio)", "description": issue]))
+            return
+        }
+        let option = options[index]
+        notify(.audioTrackChange, metadata: ["NAME": option.name, "LANGUAGE": option.language ?? "", "URL": option.url ?? ""], now: now)
+        guard let url = option.url else { return }
+        do {
+            let transfer = try await fetchInLine(url)
+            record(transfer)
+            guard case let .media(playlist) = try parse(transfer) else {
+                throw PlayheadError.unexpectedPlaylist(url: url, detail: "an audio rendition's URI gave a multivariant playlist")
+            }
+            var lane = AudioTrackState(option: option, tracker: LivePlaylistTracker(first: playlist, loadedAt: driver.now),
+                                       demuxer: RenditionDecoder(options: RenditionDecoderOptions()))
+            if let content = state.tracker, content.isLive { lane.playlistOffset = content.liveEdgeSeconds - lane.tracker.liveEdgeSeconds }
+            state.audio = lane
+        } catch {
+            let issue = "\(url): \(error); the variant's own audio plays (none in a video-only variant)"
+            report.audio?.issues.append(issue)
+            // The guide's warnings say where a problem was: here, in the alternate audio.
+            notify(.networkError, metadata: ["DESCRIPTION": issue, "URL": url, "CONTENT": "alternateAudio"], now: driver.now)
+        }
+    }
+
+    /// The audio segment to load before content segment `tracked` (one of its time not loaded yet), or nil.
+    func audioSegmentWanted(before tracked: TrackedSegment) -> TrackedSegment? {
+        guard let lane = state.audio else { return nil }
+        let offset = lane.playlistOffset
+        return lane.tracker.segments.first {
+            !lane.loaded.contains($0.mediaSequence) && $0.endSeconds + offset > tracked.startSeconds + 0.001
+                && $0.startSeconds + offset < tracked.endSeconds - 0.001
+        }
+    }
+
+    /// Starts fetching audio segment `tracked` of the rendition.
+    func startAudioSegment(_ tracked: TrackedSegment) async {
+        guard let lane = state.audio, let url = lane.option.url else { return }
+        let id = nextTransferID()
+        state.transfers[id] = .audioSegment(mediaSequence: tracked.mediaSequence)
+        await fetch(tracked.segment, baseURL: url, id: id)
+    }
+
+    /// Takes in an audio segment: demuxed and kept until the video segments of its time take its packets.
+    func audioSegmentArrived(_ result: TransferResult, mediaSequence: Int, now: Double) {
+        guard var lane = state.audio, let tracked = lane.tracker.segment(mediaSequence: mediaSequence) else { return }
+        defer { state.audio = lane }
+        switch result {
+        case let .success(transfer):
+            lane.failures = 0
+            lane.loaded.insert(mediaSequence)
+            recordSegment(transfer, mediaSequence: mediaSequence, now: now, estimatesContent: false)
+            report.audio?.segmentsLoaded += 1
+            do {
+                let demuxed = try lane.demuxer.demux(transfer.body, discontinuity: tracked.segment.discontinuity)
+                for item in demuxed.damage {
+                    report.damage.append("\(transfer.url): \(item)")
+                    notify(.hlsSegmentError, metadata: ["URL": transfer.url, "DESCRIPTION": item.description], now: now)
+                }
+                let pending = PendingAudio(mediaSequence: mediaSequence, segment: demuxed)
+                let at = lane.pending.firstIndex { $0.mediaSequence > mediaSequence } ?? lane.pending.endIndex
+                lane.pending.insert(pending, at: at)
+            } catch {
+                report.damage.append("\(transfer.url): \(error.description)")
+                report.audio?.issues.append("\(transfer.url): \(error.description) (its audio is missing)")
+                notify(.hlsSegmentError, metadata: ["URL": transfer.url, "DESCRIPTION": error.description], now: now)
+            }
+        case let .failure(error):
+            var metadata = notification(for: error, now: now).metadata
+            metadata["CONTENT"] = "alternateAudio"
+            bus.post(.notification(PlayerNotification.make(.networkError, metadata: metadata, playerTime: now)))
+            lane.failures += 1
+            if lane.failures > configuration.fetchRetries {
+                lane.failures = 0
+                lane.loaded.insert(mediaSequence)
+                report.audio?.issues.append("\(error) (the segment's audio is missing)")
+            }
+        }
+    }
+
+    /// A content segment with the rendition's audio of its time in place of its own: the pending audio
+    /// packets timed before its video's end (all that is left, at the item's last segment), from its
+    /// video's start on (after a start or seek, from the first). Older packets (content passed over,
+    /// as a replacement break does) are dropped.
+    func joiningAudio(_ demuxed: DemuxedSegment, tracked: TrackedSegment) -> DemuxedSegment {
+        guard var lane = state.audio, let span = demuxed.timeSpan(of: .video) else { return demuxed }
+        defer { state.audio = lane }
+        let isLast = state.tracker.map { $0.endListSeen && $0.segments.last?.mediaSequence == tracked.mediaSequence } ?? false
+        let lower = lane.fresh ? -Double.infinity : span.start - Self.audioJoinSlackSeconds
+        let upper = isLast ? Double.infinity : span.end
+        lane.fresh = false
+        var taken: [Packet] = []
+        var source: DemuxedSegment?
+        for pending in lane.pending {
+            var kept: [Packet] = []
+            var lastTaken = false
+            for packet in pending.packets {
+                guard let pts = packet.pts else {
+                    // Untimed: goes where the packet before it went.
+                    if lastTaken { taken.append(packet) } else { kept.append(packet) }
+                    continue
+                }
+                let seconds = Double(pts) * packet.timeBase.doubleValue
+                if seconds < lower { lastTaken = false; continue }
+                if seconds < upper {
+                    taken.append(packet)
+                    source = source ?? pending.segment
+                    lastTaken = true
+                } else {
+                    kept.append(packet)
+                    lastTaken = false
+                }
+            }
+            pending.packets = kept
+        }
+        lane.pending.removeAll { $0.packets.isEmpty }
+        guard let source, !taken.isEmpty else { return demuxed }
+        return demuxed.replacing([.audio], with: taken, from: source)
+    }
+
+    /// A seek away from the buffer: the audio loaded is dropped and loading starts again at the landing.
+    func resetAudioLane() {
+        guard state.audio != nil else { return }
+        state.audio?.pending = []
+        state.audio?.loaded = []
+        state.audio?.fresh = true
+        state.audio?.failures = 0
+    }
+
+    /// Live: the rendition's playlist does not list the time of content segment `tracked` yet (its next
+    /// reload will), while its reloads work. The segment waits for it rather than play without audio.
+    func audioPlaylistBehind(_ tracked: TrackedSegment) -> Bool {
+        guard let lane = state.audio, lane.tracker.isLive, lane.reloadFailures <= configuration.fetchRetries else { return false }
+        return lane.tracker.liveEdgeSeconds + lane.playlistOffset < tracked.endSeconds - 0.001
+    }
+
+    /// When the rendition's live playlist is due for a reload (nil: not live, or a reload under way).
+    func nextAudioReloadTime() -> Double? {
+        guard let lane = state.audio, !state.transfers.values.contains(where: { if case .audioPlaylist = $0 { true } else { false } }),
+              let due = lane.tracker.nextReloadTime() else { return nil }
+        return max(due, lane.reloadRetryAt ?? due)
+    }
+
+    /// Starts the reload of the rendition's live playlist when it is due.
+    func reloadAudioPlaylistIfDue(now: Double) async {
+        guard let due = nextAudioReloadTime(), now >= due, let url = state.audio?.option.url, !state.finished else { return }
+        await startPlaylistFetch(url, as: .audioPlaylist)
+    }
+
+    /// Takes in a reload of the rendition's live playlist.
+    func audioPlaylistArrived(_ result: TransferResult, now: Double) {
+        guard var lane = state.audio else { return }
+        defer { state.audio = lane }
+        do {
+            let transfer = try result.get()
+            record(transfer)
+            guard case let .media(playlist) = try parse(transfer) else {
+                throw PlayheadError.unexpectedPlaylist(url: transfer.url, detail: "a reload gave a multivariant playlist")
+            }
+            _ = lane.tracker.update(with: playlist, loadedAt: now)
+            lane.reloadFailures = 0
+            lane.reloadRetryAt = nil
+        } catch {
+            lane.reloadFailures += 1
+            lane.reloadRetryAt = now + lane.tracker.targetDurationSeconds / 2
+            var metadata = notification(for: error, now: now).metadata
+            metadata["CONTENT"] = "alternateAudio"
+            bus.post(.notification(PlayerNotification.make(.networkError, metadata: metadata, playerTime: now)))
+            report.audio?.issues.append("\(error)")
+        }
+    }
+
+    /// Whether an audio segment is being fetched.
+    var audioTransferUnderWay: Bool {
+        state.transfers.values.contains { if case .audioSegment = $0 { return true } else { return false } }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import PlayheadCore
+import PlayheadMedia
+import PlayheadOrigin
+import PlayheadTestFixtures
+import Testing
+
+/// Alternate audio (F21): video-only variants whose audio is an EXT-X-MEDIA rendition of its own
+/// (/altaudio: English = the ladder's audio alone, French = a 660 Hz tone, both in 4 s segments). The
+/// rendition's segments load beside the video's and each video segment carries the audio of its time:
+/// every frame of both is FFmpeg's.
+@Suite struct AlternateAudioTests {
+    func play(_ path: String, server: LoopbackHTTPServer, configure: @escaping (inout PlayerConfiguration) -> Void = { _ in },
+              scheduled: [ScheduledCommand] = []) async -> PlayerFixtures.Run {
+        await PlayerFixtures.playVirtual(server.url(path), configure: {
+            $0.abr = nil
+            $0.hashFrames = true
+            configure(&$0)
+        }, scheduled: scheduled, maxSessionSeconds: 120)
+    }
+
+    @Test(arguments: ["ts", "fmp4"])
+    func theDefaultRenditionPlaysWithTheVideoFrameForFrame(type: String) async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let audio = await ChildProcess.ffmpegHashes(server.url("/audioonly/\(type)/index.m3u8"), map: "0:a")
+        let video = await ChildProcess.ffmpegHashes(server.url("/altaudio/\(type)/v0/index.m3u8"))
+        try #require(audio.count > 1000 && video.count == 900)
+        let run = await play("/altaudio/\(type)-master.m3u8", server: server)
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        #expect(run.presented.filter { $0.kind == .audio }.map { $0.md5 ?? "" } == audio)
+        #expect(run.presented.filter { $0.kind == .video }.map { $0.md5 ?? "" } == video)
+        #expect(run.report.audio?.options.map(\.name) == ["English", "Francais"])
+        #expect(run.report.audio?.selected == 0 && run.report.audio?.segmentsLoaded == 8 && run.report.audio?.issues == [])
+        #expect(run.report.notifications.contains { $0.code == .audioTrackChange && $0.metadata["NAME"] == "English" })
+        // Played, so not listed as left out; the report's damage is empty.
+        #expect(run.report.renditionsNotPlayed == nil && run.report.damage.isEmpty)
+        #expect(run.report.rebuffers.isEmpty)
+    }
+
+    @Test func anotherRenditionIsChosenByLanguage() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let french = await ChildProcess.ffmpegHashes(server.url("/altaudio/ts/fr/index.m3u8"), map: "0:a")
+        let run = await play("/altaudio/ts-master.m3u8", server: server) { $0.audio = AudioChoice("FR") }
+        #expect(run.report.audio?.selected == 1)
+        #expect(run.presented.filter { $0.kind == .audio }.map { $0.md5 ?? "" } == french)
+        #expect(run.report.framesPresented["video"] == 900)
+    }
+
+    @Test func aSeekLoadsTheAudioOfTheLanding() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let audio = await ChildProcess.ffmpegHashes(server.url("/audioonly/ts/index.m3u8"), map: "0:a")
+        let run = await play("/altaudio/ts-master.m3u8", server: server, scheduled: [ScheduledCommand(atPositionSeconds: 5, action: .seek(toSeconds: 20))])
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        let frames = run.presented.filter { $0.kind == .audio }
+        // Up to the seek, then from the landing to the end: two runs of FFmpeg's frames.
+        guard let jump = frames.indices.dropFirst().first(where: { (frames[$0].ptsSeconds ?? 0) - (frames[$0 - 1].ptsSeconds ?? 0) > 1 }) else {
+            Issue.record("no jump in the audio")
+            return
+        }
+        // Before the seek, FFmpeg's frames; after it the decoder starts afresh (AAC's overlap and noise state
+        // differ from a decode run from the start, so hashes cannot match), from the landing to the end.
+        let before = frames[..<jump].map { $0.md5 ?? "" }, after = frames[jump...]
+        #expect(Array(audio.prefix(before.count)) == before, "the first \(before.count) audio frames")
+        #expect(zip(after, after.dropFirst()).allSatisfy { abs(($1.ptsSeconds ?? 0) - ($0.ptsSeconds ?? 0) - 1024.0 / 48000) < 1e-6 },
+                "the audio after the landing is continuous")
+        // The landing's audio: content 20 s is the video's first PTS (1.4667 s) + 20.
+        let landing: Double = frames[jump].ptsSeconds ?? 0
+        let frame: Double = 1024.0 / 48000
+        let target: Double = 20 + 132_000.0 / 90_000
+        #expect(abs(landing - target) <= frame, "\(landing)")
+        let expectedAfter: Double = 10 / frame
+        #expect(abs(Double(after.count) - expectedAfter) < 3, "\(after.count) audio frames after the landing")
+    }
+
+    @Test func anUnknownRenditionOrOneThatDoesNotLoadLeavesTheVariantsOwnAudio() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let unknown = await play("/altaudio/ts-master.m3u8", server: server) { $0.audio = AudioChoice("de") }
+        #expect(unknown.report.finalStatus == .completed)
+        #expect(unknown.report.audio?.selected == nil)
+        #expect(unknown.report.audio?.issues.first?.contains("English (en), Francais (fr)") == true)
+        #expect(unknown.eventLines.contains { $0.contains("audioRenditionNotFound") })
+        #expect(unknown.report.framesPresented["video"] == 900 && unknown.report.framesPresented["audio", default: 0] == 0)
+
+        let folder = NSTemporaryDirectory() + "playhead-altaudio-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let master = try String(contentsOfFile: PlayerFixtures.streams + "/altaudio/ts-master.m3u8", encoding: .utf8)
+            .replacingOccurrences(of: "URI=\"../audioonly/ts/index.m3u8\"", with: "URI=\"missing.m3u8\"")
+            .replacingOccurrences(of: "ts/v", with: server.url("/altaudio/ts/v"))
+        try master.write(toFile: folder + "/master.m3u8", atomically: true, encoding: .utf8)
+        let missing = await PlayerFixtures.playVirtual("file://\(folder)/master.m3u8", configure: { $0.abr = nil; $0.mode = .demux }, maxSessionSeconds: 120)
+        #expect(missing.report.finalStatus == .completed, "\(missing.report.error ?? "")")
+        #expect(missing.report.notifications.contains { $0.code == .networkError && $0.metadata["CONTENT"] == "alternateAudio" })
+        #expect(missing.report.audio?.issues.first?.contains("missing.m3u8") == true)
+        #expect(missing.report.framesPresented["video"] == 900)
+    }
+
+    @Test func liveJoinsTheAudioOfEachSegment() async throws {
+        let run = await PlayerFixtures.playVirtual("file://\(PlayerFixtures.streams)/altaudio/ts-master.m3u8", configure: { $0.abr = nil; $0.mode = .demux },
+                                                   maxSessionSeconds: 120, liveUnder: "file://\(PlayerFixtures.streams)/")
+        #expect(run.report.isLive)
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        #expect(run.report.framesPresented["video"] == 900)
+        // Joined from the live start (the first segment) to the end: the rendition's 1408 frames.
+        #expect(run.report.framesPresented["audio"] == 1408, "\(run.report.framesPresented)")
+    }
+}
