@@ -80,6 +80,22 @@ public enum APIRoutes {
                 return HTTPReply.json("{\"accepted\":\"seek\",\"seconds\":\(seconds)}", status: 202)
             }
         }
+        router.post("/v1/sessions/:id/audio") { request, context in
+            await HTTPReply.guarded {
+                let id = try context.parameters.require("id")
+                let track = try TrackBody.parse(try await HTTPReply.body(of: request, limit: limit))
+                try manager.command(id, .selectAudio(AudioChoice(track)))
+                return try HTTPReply.json(["accepted": "audio", "track": track], status: 202)
+            }
+        }
+        router.post("/v1/sessions/:id/subtitles") { request, context in
+            await HTTPReply.guarded {
+                let id = try context.parameters.require("id")
+                let track = try TrackBody.parse(try await HTTPReply.body(of: request, limit: limit))
+                try manager.command(id, .selectSubtitles(SubtitleChoice(track)))
+                return try HTTPReply.json(["accepted": "subtitles", "track": track], status: 202)
+            }
+        }
         router.get("/v1/sessions/:id/events") { request, context in
             await HTTPReply.guarded {
                 try EventStream.response(manager: manager, id: try context.parameters.require("id"),
@@ -125,6 +141,21 @@ struct SessionView: Encodable {
         try session.encode(to: encoder)
         var container = encoder.container(keyedBy: Key.self)
         try container.encodeIfPresent(live, forKey: .live)
+    }
+}
+
+/// The body of `POST …/audio` and `POST …/subtitles`: `{"track": "fr"}` (a name or language; `auto`, and
+/// for subtitles `off`).
+enum TrackBody {
+    /// Reads the track asked for.
+    /// - Throws: 400 naming `track` (or the unknown field).
+    static func parse(_ body: Data) throws(APIError) -> String {
+        guard case let .object(object) = try JSONValue.body(body) else { throw .malformedJSON("the top level must be an object") }
+        let reader = FieldReader(object: object, prefix: "")
+        try reader.rejectUnknown(["track"])
+        guard let track = try reader.string("track") else { throw .missingField("track") }
+        guard !track.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidField("track", "must be a track's name or language, or auto (off for subtitles)") }
+        return track
     }
 }
 

@@ -116,6 +116,14 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Audio rendition to play when the variants name an AUDIO group: auto (DEFAULT=YES, else the first) or a rendition's NAME or LANGUAGE. A rendition with its own playlist is loaded beside the video and joined to it.")
     var audio: String = "auto"
 
+    @Option(name: .customLong("switch-audio"), parsing: .unconditionalSingleValue,
+            help: "AT:TRACK — when the playhead reaches AT seconds by playing, play audio rendition TRACK (name or language) from there (repeatable).")
+    var switchAudio: [String] = []
+
+    @Option(name: .customLong("switch-subtitles"), parsing: .unconditionalSingleValue,
+            help: "AT:TRACK — when the playhead reaches AT seconds by playing, show subtitle track TRACK (name, language or off) (repeatable).")
+    var switchSubtitles: [String] = []
+
     @Option(help: "Subtitle track to show: auto (the DEFAULT=YES track, else a FORCED=YES one), off, or a track's NAME or LANGUAGE (en matches en-US). Each cue is a subtitleCueStarted/Ended event and a report entry.")
     var subtitles: String = "auto"
 
@@ -224,7 +232,18 @@ struct Play: AsyncParsableCommand {
         }
         let seeks = try seek.map { try pair($0, "seek") }.map { ScheduledCommand(atPositionSeconds: $0.0, action: .seek(toSeconds: $0.1)) }
         let pauses = try pause.map { try pair($0, "pause") }.map { ScheduledCommand(atPositionSeconds: $0.0, action: .pause(forSeconds: $0.1)) }
-        return seeks + pauses
+        func track(_ text: String, _ option: String) throws -> (Double, String) {
+            guard let colon = text.firstIndex(of: ":"), let at = Double(text[..<colon]), at >= 0, at.isFinite,
+                  !text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ValidationError("--\(option) takes AT:TRACK with a finite non-negative number and a track's name or language, got \"\(text)\"")
+            }
+            return (at, String(text[text.index(after: colon)...]))
+        }
+        let audio = try switchAudio.map { try track($0, "switch-audio") }
+            .map { ScheduledCommand(atPositionSeconds: $0.0, action: .selectAudio(AudioChoice($0.1))) }
+        let subtitles = try switchSubtitles.map { try track($0, "switch-subtitles") }
+            .map { ScheduledCommand(atPositionSeconds: $0.0, action: .selectSubtitles(SubtitleChoice($0.1))) }
+        return seeks + pauses + audio + subtitles
     }
 
     func run() async throws {

@@ -101,9 +101,13 @@ enum PlaySummary {
         lines.append(String(format: "  session %.2f s, position %.2f s, %d segments, %d bytes", r.sessionSeconds, r.positionSeconds, r.segmentsDownloaded, r.bytesDownloaded))
         let presented = r.framesPresented.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         lines.append("  frames presented: " + (presented.isEmpty ? "none" : presented) + ", dropped \(r.framesDropped)")
-        let automatic = r.seeks.filter { $0.automatic != nil }.count
-        lines.append(String(format: "  rebuffers: %d, %.3f s in all; seeks: %d", r.rebuffers.count, r.totalRebufferSeconds, r.seeks.count - automatic)
-                     + (automatic > 0 ? " (and \(automatic) by the player: fell behind the live window)" : ""))
+        let automatic = r.seeks.compactMap(\.automatic)
+        let reasons = Dictionary(grouping: automatic, by: { $0 }).sorted { $0.key < $1.key }.map { reason, seeks in
+            let said = ["fellBehindLiveWindow": "fell behind the live window", "audioTrackChange": "audio track changed"][reason] ?? reason
+            return seeks.count == 1 ? said : "\(said) \(seeks.count)×"
+        }
+        lines.append(String(format: "  rebuffers: %d, %.3f s in all; seeks: %d", r.rebuffers.count, r.totalRebufferSeconds, r.seeks.count - automatic.count)
+                     + (automatic.isEmpty ? "" : " (and \(automatic.count) by the player: \(reasons.joined(separator: ", ")))"))
         if let info = r.playbackInformation {
             let firstFrame = info.timeToFirstFrameSeconds.map { String(format: "%.3f s", $0) } ?? "none (no frame presented)"
             lines.append(String(format: "  time to first frame %@, observed bitrate %.0f bit/s", firstFrame, info.observedBitrate ?? 0))

@@ -109,3 +109,46 @@ import Testing
         #expect(run.report.framesPresented["audio"] == 1408, "\(run.report.framesPresented)")
     }
 }
+
+/// Switching the audio rendition and the subtitle track while playing.
+@Suite struct TrackSwitchTests {
+    @Test func anotherAudioRenditionPlaysFromThePlayheadOn() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(server.url("/altaudio/ts-master.m3u8"), configure: { $0.abr = nil; $0.hashFrames = true },
+                                                   scheduled: [ScheduledCommand(atPositionSeconds: 10, action: .selectAudio(AudioChoice("Francais")))],
+                                                   maxSessionSeconds: 120)
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        #expect(run.report.audio?.selected == 1)
+        let changes = run.report.notifications.filter { $0.code == .audioTrackChange }.map { $0.metadata["NAME"] ?? "" }
+        #expect(changes == ["English", "Francais"])
+        // The media ahead is loaded again from the playhead with the French audio.
+        let reload = try #require(run.report.seeks.first)
+        #expect(reload.automatic == "audioTrackChange" && abs(reload.fromSeconds - reload.toSeconds) < 1e-9 && reload.fromSeconds >= 10)
+        let french = run.events.compactMap { event -> Int? in
+            if case let .segmentLoaded(url, sequence, _, _, _) = event.kind, url.contains("/altaudio/ts/fr/") { return sequence }
+            return nil
+        }
+        #expect(french.first == Int(reload.toSeconds / 4) && french.last == 7, "\(french)")
+        // The audio plays on without a hole or a repeat: each frame one AAC frame after the last.
+        let audio = run.presented.filter { $0.kind == .audio }
+        let steps = zip(audio, audio.dropFirst()).map { ($1.ptsSeconds ?? 0) - ($0.ptsSeconds ?? 0) }
+        #expect(steps.allSatisfy { abs($0 - 1024.0 / 48000) < 1e-6 }, "\(steps.filter { abs($0 - 1024.0 / 48000) >= 1e-6 })")
+        #expect(run.report.framesPresented["video"] == 900)
+    }
+
+    @Test func anotherSubtitleTrackShowsFromNowAndOffHidesThem() async {
+        let run = await PlayerFixtures.playVirtual("file://\(PlayerFixtures.streams)/subs/ts-master.m3u8", configure: { $0.mode = .demux },
+                                                   scheduled: [ScheduledCommand(atPositionSeconds: 4, action: .selectSubtitles(SubtitleChoice("fr"))),
+                                                               ScheduledCommand(atPositionSeconds: 8, action: .selectSubtitles(.off))],
+                                                   maxSessionSeconds: 120)
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        let shown = run.report.subtitles?.shown ?? []
+        // English until 4 s (its second cue hidden there), French from 4 s (its cue at 6 s), nothing from 8 s.
+        #expect(shown.map(\.cue.text) == ["Hello world", "Two lines,\nthe second", "forcé"])
+        #expect(shown.count == 3 && abs((shown[1].hiddenAtPosition ?? 0) - 4) < 1e-6)
+        #expect(run.report.subtitles?.selected == nil && run.report.subtitles?.choice == .off)
+        let changes = run.report.notifications.filter { $0.code == .subtitlesTrackChange }.map { $0.metadata["NAME"] ?? "" }
+        #expect(changes == ["English", "Francais (forced)", "off"])
+    }
+}

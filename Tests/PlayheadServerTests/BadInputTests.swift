@@ -205,3 +205,33 @@ import Testing
         }
     }
 }
+
+/// `POST …/audio` and `POST …/subtitles`: the track asked for, checked like every body.
+@Suite struct TrackRouteTests {
+    @Test func aTrackIsSwitchedAndABadBodyIsNamed() async throws {
+        let origin = try LoopbackHTTPServer(root: ServerFixtures.streams)
+        defer { origin.stop() }
+        let tests = BadInputTests()
+        try await tests.withAPI { client, manager in
+            let created = try await tests.post(client, #"{"url": "\#(origin.url("/altaudio/ts-master.m3u8"))", "autoplay": false, "mode": "demux", "clock": "virtual"}"#)
+            #expect(created.status == .created)
+            let id = try #require((try JSONSerialization.jsonObject(with: Data(created.body.readableBytesView)) as? [String: Any])?["id"] as? String)
+            while (try manager.store.session(id: id)?.status) != "ready" { try await Task.sleep(for: .milliseconds(20)) }
+            for (path, body, field) in [("audio", "{}", "track"), ("audio", #"{"track": " "}"#, "track"), ("subtitles", #"{"track": 3}"#, "track"),
+                                        ("audio", #"{"track": "fr", "when": 1}"#, "when")] {
+                let response = try await client.execute(uri: "/v1/sessions/\(id)/\(path)", method: .post, headers: tests.auth, body: ByteBuffer(string: body))
+                #expect(response.status == .badRequest, "\(path) \(body)")
+                #expect(try tests.error(response.body)["field"] as? String == field, "\(path) \(body)")
+            }
+            let unknown = try await client.execute(uri: "/v1/sessions/nope/audio", method: .post, headers: tests.auth, body: ByteBuffer(string: #"{"track": "fr"}"#))
+            #expect(unknown.status == .notFound)
+            let switched = try await client.execute(uri: "/v1/sessions/\(id)/audio", method: .post, headers: tests.auth, body: ByteBuffer(string: #"{"track": "fr"}"#))
+            #expect(switched.status == .accepted)
+            #expect(try await client.execute(uri: "/v1/sessions/\(id)/play", method: .post, headers: tests.auth).status == .accepted)
+            while (try manager.store.session(id: id)?.status).map({ ["completed", "error"].contains($0) }) != true { try await Task.sleep(for: .milliseconds(20)) }
+            let report = try #require(try manager.store.session(id: id)?.report)
+            #expect(report.audio?.selected == 1, "\(report.audio.map { "\($0)" } ?? "no audio report")")
+            #expect(report.finalStatus == .completed)
+        }
+    }
+}

@@ -38,15 +38,95 @@ extension MediaPlayer {
             guard case let .media(playlist) = try parse(transfer) else {
                 throw PlayheadError.unexpectedPlaylist(url: url, detail: "an audio rendition's URI gave a multivariant playlist")
             }
-            var lane = AudioTrackState(option: option, tracker: LivePlaylistTracker(first: playlist, loadedAt: driver.now),
-                                       demuxer: RenditionDecoder(options: RenditionDecoderOptions()))
-            if let content = state.tracker, content.isLive { lane.playlistOffset = content.liveEdgeSeconds - lane.tracker.liveEdgeSeconds }
-            state.audio = lane
+            state.audio = makeAudioLane(option, playlist: playlist, now: driver.now)
         } catch {
             let issue = "\(url): \(error); the variant's own audio plays (none in a video-only variant)"
             report.audio?.issues.append(issue)
             // The guide's warnings say where a problem was: here, in the alternate audio.
             notify(.networkError, metadata: ["DESCRIPTION": issue, "URL": url, "CONTENT": "alternateAudio"], now: driver.now)
+        }
+    }
+
+    /// The state of rendition `option` whose media playlist is `playlist`.
+    func makeAudioLane(_ option: AudioOption, playlist: MediaPlaylist, now: Double) -> AudioTrackState {
+        var lane = AudioTrackState(option: option, tracker: LivePlaylistTracker(first: playlist, loadedAt: now),
+                                   demuxer: RenditionDecoder(options: RenditionDecoderOptions()))
+        if let content = state.tracker, content.isLive { lane.playlistOffset = content.liveEdgeSeconds - lane.tracker.liveEdgeSeconds }
+        return lane
+    }
+
+    /// Plays another rendition of the AUDIO group from the playhead on: its playlist is loaded (the
+    /// rendition playing goes on meanwhile), then the media ahead is loaded again from the playhead with
+    /// the new audio (a seek to where the playhead is, `automatic` "audioTrackChange"). A rendition
+    /// without URI is the variant's own audio. Inside an ad, the content after the break takes it.
+    func selectAudio(_ choice: AudioChoice, now: Double) async {
+        guard let options = report.audio?.options, !options.isEmpty else {
+            bus.post(.custom(name: "audioRenditionNotFound", payload: ["choice": "\(choice)", "description": "the variants name no AUDIO group"]))
+            return
+        }
+        guard let index = choice.pick(from: options) else {
+            let offered = options.map { "\($0.name) (\($0.language ?? "no language"))" }.joined(separator: ", ")
+            let issue = "no audio rendition is named \(choice) or has that language; offered: \(offered); the rendition playing goes on"
+            report.audio?.issues.append(issue)
+            bus.post(.custom(name: "audioRenditionNotFound", payload: ["choice": "\(choice)", "description": issue]))
+            return
+        }
+        guard index != report.audio?.selected else { return }
+        cancelAudioTransfers()
+        guard let url = options[index].url else {
+            state.audio = nil
+            audioRenditionChanged(to: index, choice: choice, now: now)
+            return
+        }
+        let id = nextTransferID()
+        state.transfers[id] = .audioRenditionPlaylist(index: index)
+        report.audio?.choice = choice
+        let network = self.network
+        await driver.start(id) { startedAt in
+            do throws(PlayheadError) { return .success(try await network.fetch(url, range: nil, at: startedAt)) } catch { return .failure(error) }
+        }
+    }
+
+    /// The playlist of a selected rendition came: it plays from the playhead on.
+    func selectedAudioPlaylistArrived(_ result: TransferResult, index: Int, now: Double) {
+        guard let option = report.audio?.options[index], let url = option.url else { return }
+        do {
+            let transfer = try result.get()
+            record(transfer)
+            guard case let .media(playlist) = try parse(transfer) else {
+                throw PlayheadError.unexpectedPlaylist(url: url, detail: "an audio rendition's URI gave a multivariant playlist")
+            }
+            state.audio = makeAudioLane(option, playlist: playlist, now: now)
+            audioRenditionChanged(to: index, choice: report.audio?.choice ?? .automatic, now: now)
+        } catch {
+            let issue = "\(url): \(error); the rendition playing goes on"
+            report.audio?.issues.append(issue)
+            notify(.networkError, metadata: ["DESCRIPTION": issue, "URL": url, "CONTENT": "alternateAudio"], now: now)
+        }
+    }
+
+    /// Records the change and loads the media ahead again with the new audio, from the playhead.
+    private func audioRenditionChanged(to index: Int, choice: AudioChoice, now: Double) {
+        guard let option = report.audio?.options[index] else { return }
+        report.audio?.selected = index
+        report.audio?.choice = choice
+        notify(.audioTrackChange, metadata: ["NAME": option.name, "LANGUAGE": option.language ?? "", "URL": option.url ?? ""], now: now)
+        let position = state.position(at: now)
+        if case .content = state.timeline.position(atVirtual: position), [.playing, .paused, .ready].contains(state.status) {
+            seek(to: position, now: now, automatic: "audioTrackChange", reload: true)
+        }
+    }
+
+    /// Drops the audio transfers under way (a selection replaces the rendition).
+    private func cancelAudioTransfers() {
+        for (id, transfer) in state.transfers {
+            switch transfer {
+            case .audioSegment, .audioPlaylist, .audioRenditionPlaylist:
+                driver.cancel(id)
+                state.transfers[id] = nil
+            default:
+                break
+            }
         }
     }
 

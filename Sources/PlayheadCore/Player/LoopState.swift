@@ -21,6 +21,8 @@ enum PendingTransfer {
     case audioSegment(mediaSequence: Int)
     /// A reload of the alternate audio rendition's live playlist.
     case audioPlaylist
+    /// The playlist of the audio rendition a selection asked for (option index).
+    case audioRenditionPlaylist(index: Int)
     /// The subtitle track's media playlist (first load or live reload).
     case subtitlePlaylist
     /// A WebVTT file of the subtitle track: a segment by media sequence, or the sidecar file (nil).
@@ -110,6 +112,8 @@ struct LoopState {
     var redundantURLInUse: String?
     /// Redundant playlists that failed since the rung last worked (a failure cycles through them once).
     var failoverTried: Set<String> = []
+    /// Track selections the playhead reached as scheduled commands, applied after the turn (they start transfers).
+    var selections: [PlayerCommand] = []
     /// The alternate audio rendition played with video-only segments (nil: none, or the variant's own audio).
     var audio: AudioTrackState?
     /// The subtitle track shown (nil: none).

@@ -108,6 +108,11 @@ public final class MediaPlayer: @unchecked Sendable {
     /// Seeks to where local (content) time `seconds` plays: past the breaks before it (PSDK seekToLocalTime).
     public func seekToLocalTime(_ seconds: Double) { send(.seekToLocal(seconds: seconds)) }
 
+    /// Plays another audio rendition of the AUDIO group (by name or language; media ahead is loaded again).
+    public func selectAudio(_ choice: AudioChoice) { send(.selectAudio(choice)) }
+    /// Shows another subtitle track (by name or language), or none (`.off`).
+    public func selectSubtitles(_ choice: SubtitleChoice) { send(.selectSubtitles(choice)) }
+
     /// Queues `command` for the loop.
     public func send(_ command: PlayerCommand) {
         let waiter = inboxLock.withLock { () -> CheckedContinuation<Void, Never>? in

@@ -16,6 +16,10 @@ public enum PlayerCommand: Sendable, Equatable {
     case seekToLocal(seconds: Double)
     /// The viewer clicked the playing ad (PSDK notifyClick).
     case clickAd
+    /// Play another audio rendition of the AUDIO group (media is loaded again from the playhead).
+    case selectAudio(AudioChoice)
+    /// Show another subtitle track, or none.
+    case selectSubtitles(SubtitleChoice)
 }
 
 /// A command to run when the playhead reaches a position (scripted runs: `--seek AT:TO`, `--pause AT:FOR`).
@@ -35,6 +39,10 @@ public struct ScheduledCommand: Sendable, Equatable {
         case stop
         /// Seek to where local (content) time `seconds` plays.
         case seekToLocal(seconds: Double)
+        /// Play another audio rendition.
+        case selectAudio(AudioChoice)
+        /// Show another subtitle track, or none.
+        case selectSubtitles(SubtitleChoice)
     }
 
     /// Creates a scheduled command.

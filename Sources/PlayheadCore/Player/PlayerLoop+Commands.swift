@@ -14,6 +14,10 @@ extension MediaPlayer {
             seek(to: state.timeline.virtualSeconds(forLocal: local), now: now)
         case .clickAd:
             clickAd(now: now)
+        case let .selectAudio(choice):
+            await selectAudio(choice, now: now)
+        case let .selectSubtitles(choice):
+            await selectSubtitles(choice, now: now)
         case .stop:
             closeAdAtEnd()
             setStatus(.stopped, now: now)
@@ -62,6 +66,8 @@ extension MediaPlayer {
                 setStatus(.stopped, now: at)
                 state.finished = true
                 return
+            case let .selectAudio(choice): state.selections.append(.selectAudio(choice))
+            case let .selectSubtitles(choice): state.selections.append(.selectSubtitles(choice))
             }
         }
     }
@@ -104,7 +110,7 @@ extension MediaPlayer {
     /// smallest timeline time at or after it. Breaks before a content target are passed. A target inside
     /// the content already fetched (forward or back buffer), in an item without breaks, plays from there:
     /// nothing is fetched again and the loading under way goes on.
-    func seek(to requested: Double, now: Double, applyPolicy: Bool = true, automatic: String? = nil) {
+    func seek(to requested: Double, now: Double, applyPolicy: Bool = true, automatic: String? = nil, reload: Bool = false) {
         guard let tracker = state.tracker else { return }
         let range = timelineSeekableRange(tracker)
         let from = state.position(at: now)
@@ -116,7 +122,7 @@ extension MediaPlayer {
         bus.post(.seekStarted(from: from, to: target))
         notify(.seekStart, metadata: [:], now: now)
         hideSubtitles(at: from, now: now)
-        let fromBuffer = state.timeline.breaks.isEmpty && buffer.rewind(toTimeline: target)
+        let fromBuffer = !reload && state.timeline.breaks.isEmpty && buffer.rewind(toTimeline: target)
         report.seeks.append(SeekRecord(fromSeconds: from, toSeconds: target, requestedAt: now, automatic: automatic, fromBuffer: fromBuffer))
         state.pendingSeek = report.seeks.count - 1
         if let stall = state.stall { closeRebuffer(stall, at: now, resumed: true) }

@@ -349,6 +349,8 @@ extension MediaPlayer {
             audioSegmentArrived(result, mediaSequence: sequence, now: now)
         case (.audioPlaylist, _):
             audioPlaylistArrived(result, now: now)
+        case let (.audioRenditionPlaylist(index), _):
+            selectedAudioPlaylistArrived(result, index: index, now: now)
         case (.subtitlePlaylist, _):
             subtitlePlaylistArrived(result, now: now)
         case let (.subtitleFile(sequence), _):

@@ -31,6 +31,7 @@ extension MediaPlayer {
             }
             turn(now: now)
             if state.finished { break }
+            while !state.selections.isEmpty { await apply(state.selections.removeFirst(), now: now) }
             await startTransfers(now: now)
             checkNothingToLoad(now: now)
             if state.finished { break }

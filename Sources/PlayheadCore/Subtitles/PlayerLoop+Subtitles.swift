@@ -42,6 +42,37 @@ extension MediaPlayer {
         await startSubtitleTransfers(now: now)
     }
 
+    /// Shows another subtitle track (or none) from now on: the cues showing hide, the new track loads.
+    func selectSubtitles(_ choice: SubtitleChoice, now: Double) async {
+        let options = report.subtitles?.options ?? []
+        let index = choice.pick(from: options)
+        if case let .track(wanted) = choice, index == nil {
+            let offered = options.map { "\($0.name) (\($0.language ?? "no language"))" }.joined(separator: ", ")
+            let issue = "no subtitle track is named \(wanted) or has that language; offered: \(offered.isEmpty ? "none" : offered)"
+            report.subtitles?.issues.append(issue)
+            notify(.subtitleTrackChangeFail, metadata: ["DESCRIPTION": issue], now: now)
+            return
+        }
+        guard report.subtitles != nil else { return }
+        guard index != report.subtitles?.selected else { return }
+        hideSubtitles(at: state.position(at: now), now: now)
+        for (id, transfer) in state.transfers {
+            switch transfer {
+            case .subtitlePlaylist, .subtitleFile:
+                driver.cancel(id)
+                state.transfers[id] = nil
+            default:
+                break
+            }
+        }
+        report.subtitles?.selected = index
+        report.subtitles?.choice = choice
+        state.subtitles = index.map { SubtitleTrackState(option: options[$0]) }
+        notify(.subtitlesTrackChange, metadata: ["NAME": index.map { options[$0].name } ?? "off", "LANGUAGE": index.flatMap { options[$0].language } ?? "",
+                                                  "URL": index.map { options[$0].url } ?? ""], now: now)
+        await startSubtitleTransfers(now: now)
+    }
+
     /// Starts what the subtitle track needs now: its playlist (first load or a live reload) or the next
     /// WebVTT file within reach of the playhead. One subtitle transfer at a time.
     func startSubtitleTransfers(now: Double) async {
