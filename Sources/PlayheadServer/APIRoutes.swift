@@ -80,20 +80,17 @@ public enum APIRoutes {
                 return HTTPReply.json("{\"accepted\":\"seek\",\"seconds\":\(seconds)}", status: 202)
             }
         }
-        router.post("/v1/sessions/:id/audio") { request, context in
-            await HTTPReply.guarded {
-                let id = try context.parameters.require("id")
-                let track = try TrackBody.parse(try await HTTPReply.body(of: request, limit: limit))
-                try manager.command(id, .selectAudio(AudioChoice(track)))
-                return try HTTPReply.json(["accepted": "audio", "track": track], status: 202)
-            }
-        }
-        router.post("/v1/sessions/:id/subtitles") { request, context in
-            await HTTPReply.guarded {
-                let id = try context.parameters.require("id")
-                let track = try TrackBody.parse(try await HTTPReply.body(of: request, limit: limit))
-                try manager.command(id, .selectSubtitles(SubtitleChoice(track)))
-                return try HTTPReply.json(["accepted": "subtitles", "track": track], status: 202)
+        let selections: [(String, @Sendable (String) -> PlayerCommand)] = [
+            ("audio", { .selectAudio(AudioChoice($0)) }), ("subtitles", { .selectSubtitles(SubtitleChoice($0)) }),
+        ]
+        for (name, command) in selections {
+            router.post("/v1/sessions/:id/\(name)") { request, context in
+                await HTTPReply.guarded {
+                    let id = try context.parameters.require("id")
+                    let track = try TrackBody.parse(try await HTTPReply.body(of: request, limit: limit))
+                    try manager.command(id, command(track))
+                    return try HTTPReply.json(["accepted": name, "track": track], status: 202)
+                }
             }
         }
         router.get("/v1/sessions/:id/events") { request, context in

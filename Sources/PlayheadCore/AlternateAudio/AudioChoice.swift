@@ -3,7 +3,7 @@ import PlayheadHLS
 /// Which audio rendition a session plays when the variants name an AUDIO group (the PSDK's
 /// `audioOptions`, chosen up front): `automatic` takes the rendition marked DEFAULT=YES (the PSDK labels
 /// the main one "default"), else the group's first.
-public enum AudioChoice: Sendable, Equatable, Codable, CustomStringConvertible {
+public enum AudioChoice: Sendable, Equatable, TrackChoiceSpelling {
     /// DEFAULT=YES, else the first of the group.
     case automatic
     /// The rendition whose NAME equals this, else whose LANGUAGE is this tag or starts with it and `-`,
@@ -26,29 +26,13 @@ public enum AudioChoice: Sendable, Equatable, Codable, CustomStringConvertible {
         }
     }
 
-    /// Decodes from its command-line spelling.
-    public init(from decoder: any Decoder) throws {
-        self.init(try decoder.singleValueContainer().decode(String.self))
-    }
-
-    /// Encodes as its command-line spelling.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
-
     /// The index in `options` this choice selects, or nil when a named one is not there.
     public func pick(from options: [AudioOption]) -> Int? {
         switch self {
         case .automatic:
             return options.isEmpty ? nil : options.firstIndex(where: \.isDefault) ?? 0
         case let .track(wanted):
-            let key = wanted.lowercased()
-            if let byName = options.firstIndex(where: { $0.name.lowercased() == key }) { return byName }
-            return options.firstIndex { option in
-                guard let language = option.language?.lowercased() else { return false }
-                return language == key || language.hasPrefix(key + "-")
-            }
+            return AudioChoice.index(of: wanted, names: options.map(\.name), languages: options.map(\.language))
         }
     }
 }

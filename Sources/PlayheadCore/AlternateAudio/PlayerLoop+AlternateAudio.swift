@@ -119,13 +119,10 @@ extension MediaPlayer {
 
     /// Drops the audio transfers under way (a selection replaces the rendition).
     private func cancelAudioTransfers() {
-        for (id, transfer) in state.transfers {
-            switch transfer {
-            case .audioSegment, .audioPlaylist, .audioRenditionPlaylist:
-                driver.cancel(id)
-                state.transfers[id] = nil
-            default:
-                break
+        cancelTransfers {
+            switch $0 {
+            case .audioSegment, .audioPlaylist, .audioRenditionPlaylist: true
+            default: false
             }
         }
     }

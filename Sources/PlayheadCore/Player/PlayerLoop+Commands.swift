@@ -215,14 +215,19 @@ extension MediaPlayer {
     }
 
     func cancelTransfers() {
-        for (id, transfer) in state.transfers {
-            switch transfer {
-            case .segment, .adSegment, .audioSegment:
-                driver.cancel(id)
-                state.transfers[id] = nil
-            default:
-                break
+        cancelTransfers {
+            switch $0 {
+            case .segment, .adSegment, .audioSegment: true
+            default: false
             }
+        }
+    }
+
+    /// Drops the transfers under way that `matches` picks (their results are not waited for).
+    func cancelTransfers(where matches: (PendingTransfer) -> Bool) {
+        for (id, transfer) in state.transfers where matches(transfer) {
+            driver.cancel(id)
+            state.transfers[id] = nil
         }
     }
 

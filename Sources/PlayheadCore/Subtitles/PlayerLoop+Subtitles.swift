@@ -56,13 +56,10 @@ extension MediaPlayer {
         guard report.subtitles != nil else { return }
         guard index != report.subtitles?.selected else { return }
         hideSubtitles(at: state.position(at: now), now: now)
-        for (id, transfer) in state.transfers {
-            switch transfer {
-            case .subtitlePlaylist, .subtitleFile:
-                driver.cancel(id)
-                state.transfers[id] = nil
-            default:
-                break
+        cancelTransfers {
+            switch $0 {
+            case .subtitlePlaylist, .subtitleFile: true
+            default: false
             }
         }
         report.subtitles?.selected = index

@@ -4,7 +4,7 @@ import PlayheadHLS
 ///
 /// A headless player has no system language, so `automatic` cannot follow AUTOSELECT: it takes the
 /// track marked DEFAULT=YES, else one marked FORCED=YES, else none.
-public enum SubtitleChoice: Sendable, Equatable, Codable, CustomStringConvertible {
+public enum SubtitleChoice: Sendable, Equatable, TrackChoiceSpelling {
     /// No subtitles.
     case off
     /// The DEFAULT=YES track, else a FORCED=YES one, else none.
@@ -31,6 +31,26 @@ public enum SubtitleChoice: Sendable, Equatable, Codable, CustomStringConvertibl
         }
     }
 
+    /// The index in `options` this choice selects, or nil for none.
+    public func pick(from options: [SubtitleOption]) -> Int? {
+        switch self {
+        case .off:
+            return nil
+        case .automatic:
+            return options.firstIndex(where: \.isDefault) ?? options.firstIndex(where: \.forced)
+        case let .track(wanted):
+            return SubtitleChoice.index(of: wanted, names: options.map(\.name), languages: options.map(\.language))
+        }
+    }
+}
+
+/// A track choice written as one word on the command line and in JSON (`auto`, `off`, a name or a language).
+public protocol TrackChoiceSpelling: Codable, CustomStringConvertible {
+    /// Reads the command-line spelling.
+    init(_ text: String)
+}
+
+extension TrackChoiceSpelling {
     /// Decodes from its command-line spelling.
     public init(from decoder: any Decoder) throws {
         self.init(try decoder.singleValueContainer().decode(String.self))
@@ -42,20 +62,14 @@ public enum SubtitleChoice: Sendable, Equatable, Codable, CustomStringConvertibl
         try container.encode(description)
     }
 
-    /// The index in `options` this choice selects, or nil for none.
-    public func pick(from options: [SubtitleOption]) -> Int? {
-        switch self {
-        case .off:
-            return nil
-        case .automatic:
-            return options.firstIndex(where: \.isDefault) ?? options.firstIndex(where: \.forced)
-        case let .track(wanted):
-            let key = wanted.lowercased()
-            if let byName = options.firstIndex(where: { $0.name.lowercased() == key }) { return byName }
-            return options.firstIndex { option in
-                guard let language = option.language?.lowercased() else { return false }
-                return language == key || language.hasPrefix(key + "-")
-            }
+    /// The index of the track named `wanted` (NAME, compared without case), else of the first whose LANGUAGE
+    /// is that tag or starts with it and `-` (`en` matches `en-US`), among tracks given by name and language.
+    static func index(of wanted: String, names: [String], languages: [String?]) -> Int? {
+        let key = wanted.lowercased()
+        if let byName = names.firstIndex(where: { $0.lowercased() == key }) { return byName }
+        return languages.firstIndex { language in
+            guard let language = language?.lowercased() else { return false }
+            return language == key || language.hasPrefix(key + "-")
         }
     }
 }
