@@ -115,6 +115,40 @@ import Testing
         #expect(range.content.hasPrefix("ID=\"dr-1\",START-DATE=\"2026-11-26T00:00:13"), "\(range.content)")
     }
 
+    /// Timed ID3 in fMP4 (CMAF `emsg` boxes of the AOM ID3 scheme before a fragment's moof, which
+    /// libavformat skips): version 1 at its presentation time on the track's timeline, version 0 that
+    /// many ticks after the segment's first media; a box of another scheme is not ID3. Frames play on.
+    @Test func timedID3InFMP4EventMessagesIsReported() async throws {
+        let folder = NSTemporaryDirectory() + "playhead-emsg-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let rendition = PlayerFixtures.streams + "/fmp4/v0"
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:4", "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-MAP:URI=\"file://\(rendition)/init.mp4\""]
+        // The video's first PTS is 1014/15360 s: 9 s of content is 139 254 ticks of 15 360 on the track.
+        let boxes: [Int: [EventMessageBox]] = [
+            2: [EventMessageBox(version: 1, schemeIdURI: EventMessageBox.id3Scheme, value: "", timescale: 15360, presentationTime: 1014 + 9 * 15360,
+                                eventDuration: 0, id: 7, messageData: TimedID3Injector.tag(description: "tag", value: "v1 at 9 s")),
+                EventMessageBox(version: 0, schemeIdURI: "urn:scte:scte35:2013:bin", value: "", timescale: 1000, presentationTime: 0,
+                                eventDuration: 0, id: 8, messageData: [0xFC, 0x30])],
+            3: [EventMessageBox(version: 0, schemeIdURI: EventMessageBox.id3Scheme, value: "", timescale: 1000, presentationTime: 500,
+                                eventDuration: 0, id: 9, messageData: TimedID3Injector.tag(description: "tag", value: "v0 at 12.5 s"))],
+        ]
+        for index in 0..<5 {
+            let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: rendition + "/seg00\(index).m4s")))
+            try Data((boxes[index] ?? []).flatMap(\.bytes) + original).write(to: URL(fileURLWithPath: folder + "/seg\(index).m4s"))
+            lines += ["#EXTINF:4,", "seg\(index).m4s"]
+        }
+        lines.append("#EXT-X-ENDLIST")
+        try lines.joined(separator: "\n").write(toFile: folder + "/index.m3u8", atomically: true, encoding: .utf8)
+        let run = await PlayerFixtures.playVirtual("file://\(folder)/index.m3u8", configure: { $0.mode = .demux })
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        let events = metadataEvents(run).map(\.metadata)
+        #expect(events.map { $0.metadata["TXXX:tag"] } == ["v1 at 9 s", "v0 at 12.5 s"])
+        #expect(events.count == 2 && abs(events[0].timeSeconds - 9) < 1e-6 && abs(events[1].timeSeconds - 12.5) < 1e-6, "\(events.map(\.timeSeconds))")
+        #expect(events.map(\.mediaSequence) == [2, 3] && events.allSatisfy { $0.type == .id3 })
+        #expect(run.report.framesPresented["video"] == 600 && run.report.damage.isEmpty)
+    }
+
     /// Timed ID3 in the media (a TXXX frame at the first frame of each of three TS segments): each is a
     /// `timedMetadata` event of type ID3, subscribed or not, at its PTS on the content timeline, with its
     /// frames as metadata and the tag in base64 as content; once each, though a seek fetches them again.

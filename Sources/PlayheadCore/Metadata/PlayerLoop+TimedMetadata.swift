@@ -27,6 +27,22 @@ extension MediaPlayer {
         }
     }
 
+    /// Reports the timed ID3 of a content fMP4 segment: its top-level `emsg` boxes of the CMAF ID3 scheme
+    /// (libavformat skips them), once each, at their presentation time (version 1) or at that many ticks
+    /// after the segment's first media (version 0); times as ``reportID3(_:tracked:segmentStart:spanStart:)``.
+    func reportEventMessages(_ bytes: [UInt8], tracked: TrackedSegment, segmentStart: Double, spanStart: Double) {
+        guard ContainerFormat.sniff(bytes) == .mp4 else { return }
+        for box in EventMessageBox.boxes(in: bytes) where box.schemeIdURI == EventMessageBox.id3Scheme {
+            guard let pts = box.seconds(segmentStartSeconds: spanStart), let tag = ID3Tag(box.messageData) else { continue }
+            guard state.id3Seen.insert("\(tracked.mediaSequence)#emsg#\(box.id)#\(box.presentationTime)#\(box.messageData.hashValue)").inserted else { continue }
+            let metadata = TimedMetadata(id: TimedMetadata.unique("ID3@\(tracked.mediaSequence)", in: &state.timedMetadataIDs), name: nil,
+                                         timeSeconds: segmentStart + pts - spanStart, type: .id3, metadata: tag.keyValues,
+                                         content: Data(box.messageData).base64EncodedString(), mediaSequence: tracked.mediaSequence)
+            report.timedMetadata.append(metadata)
+            bus.post(.timedMetadata(metadata))
+        }
+    }
+
     /// Reports the timed-ID3 packets of a content segment just demuxed (every one, subscribed or not, as
     /// the PSDK reports ID3 metadata), once each: `segmentStart` is the content time of the segment's
     /// first media, `spanStart` that media's timestamp in seconds.

@@ -458,6 +458,7 @@ extension MediaPlayer {
                 state.lastContentEnd = ContentSegmentEnd(mediaSequence: tracked.mediaSequence, anchorKey: key,
                                                          driftSeconds: start + (span.end - span.start) - tracked.endSeconds)
                 reportID3(demuxed, tracked: tracked, segmentStart: start, spanStart: span.start)
+                reportEventMessages(transfer.body, tracked: tracked, segmentStart: start, spanStart: span.start)
             }
             let end = start + (span.end - span.start)
             let onTimeline = placement.timelineSpan(start: start, end: end)
