@@ -116,6 +116,11 @@ enum PlaySummary {
         if let first = r.damage.first {
             lines.append("  damaged: \(r.damage.count) (first: \(first))")
         }
+        if let audio = r.audio {
+            let rendition = audio.selected.map { audio.options[$0].name } ?? "the variant's own"
+            lines.append("  audio: \(rendition) of \(audio.options.count) offered; \(audio.segmentsLoaded) rendition segments loaded"
+                         + (audio.issues.isEmpty ? "" : "; \(audio.issues.count) issues (first: \(audio.issues[0]))"))
+        }
         if let subtitles = r.subtitles {
             let track = subtitles.selected.map { subtitles.options[$0].name } ?? "none"
             lines.append("  subtitles: \(track) of \(subtitles.options.count) offered; \(subtitles.cuesLoaded) cues loaded, \(subtitles.shown.count) shown"

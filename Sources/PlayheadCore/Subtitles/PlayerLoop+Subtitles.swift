@@ -237,7 +237,7 @@ extension MediaPlayer {
     }
 
     private func addCues(_ cues: [(cue: WebVTTCue, start: Double, end: Double)], to track: inout SubtitleTrackState) {
-        var added = false
+        var added = 0
         // To the microsecond: a 90 kHz tick is 11 µs, and the float sums of the mapping leave noise below it.
         let micro = { (seconds: Double) in (seconds * 1e6).rounded() / 1e6 }
         for (cue, start, end) in cues.map({ ($0.cue, micro($0.start), micro($0.end)) }) where end > start {
@@ -247,11 +247,11 @@ extension MediaPlayer {
             let id = TimedMetadata.unique(base, in: &track.cueIDs)
             track.cues.append(SubtitleCue(id: id, track: track.option.name, startSeconds: start, endSeconds: end,
                                           text: cue.plainText, markup: cue.text))
-            added = true
+            added += 1
         }
-        if added {
+        if added > 0 {
             track.cues.sort { ($0.startSeconds, $0.endSeconds) < ($1.startSeconds, $1.endSeconds) }
-            report.subtitles?.cuesLoaded = track.cues.count
+            report.subtitles?.cuesLoaded += added
         }
     }
 

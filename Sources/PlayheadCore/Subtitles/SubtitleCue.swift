@@ -53,7 +53,7 @@ public struct SubtitleReport: Sendable, Equatable, Codable {
     public var selected: Int?
     /// How the track was chosen (`--subtitles`).
     public var choice: SubtitleChoice = .automatic
-    /// Cues loaded from the track shown, in content order.
+    /// Cues loaded, each once, from every track shown in the session.
     public var cuesLoaded = 0
     /// WebVTT files (segments) of the track loaded.
     public var filesLoaded = 0
