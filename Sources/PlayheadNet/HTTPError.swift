@@ -44,7 +44,7 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .status(let url, _, _), .transport(let url, _, _), .timeout(let url, _, _), .cancelled(let url), .tooLarge(let url, _):
             url
-        case .invalidURL:
+        case .invalidURL(let url):
             url
         }
     }

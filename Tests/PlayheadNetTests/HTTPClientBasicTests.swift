@@ -132,6 +132,10 @@ import Testing
         let client = HTTPClient()
         #expect(await fetchError(client, "") == .invalidURL(""))
         #expect(await fetchError(client, "gopher://example.invalid/x") == .invalidURL("gopher://example.invalid/x"))
+        // Its URL and description name the URL (reading the URL of an invalidURL called itself for ever and crashed).
+        let unsupported = await fetchError(client, "foo://127.0.0.1/x.m3u8")
+        #expect(unsupported?.url == "foo://127.0.0.1/x.m3u8")
+        #expect(unsupported?.description.contains("foo://127.0.0.1/x.m3u8") == true)
         guard case .transport(_, 43, _)? = await fetchError(client, "http://127.0.0.1:1/", range: ByteRangeRequest(offset: -1, length: 2)) else {
             Issue.record("negative offset accepted"); return
         }
