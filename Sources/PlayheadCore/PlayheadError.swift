@@ -16,6 +16,9 @@ public enum PlayheadError: Error, CustomStringConvertible {
     case unexpectedPlaylist(url: String, detail: String)
     /// A reference (URI) could not be turned into a URL.
     case badURL(String, base: String?)
+    /// A playlist fetched over http(s) names a local file: refused, so a remote manifest cannot make the
+    /// player (a daemon, say) read this machine's files and report what they hold.
+    case localFileFromRemote(String, base: String)
     /// A key or init section was needed and unsupported or missing.
     case unsupported(url: String, detail: String)
 
@@ -35,6 +38,7 @@ public enum PlayheadError: Error, CustomStringConvertible {
         case let .noSuchVariant(url, detail): return "\(url): \(detail)"
         case let .unexpectedPlaylist(url, detail): return "\(url): \(detail)"
         case let .badURL(reference, base): return "cannot resolve \"\(reference)\"\(base.map { " against \($0)" } ?? "")"
+        case let .localFileFromRemote(url, base): return "\(base) names the local file \(url): a playlist fetched over the network may not read local files"
         case let .unsupported(url, detail): return "\(url): \(detail)"
         }
     }

@@ -10,11 +10,15 @@ public enum ResourceURL {
         return URL(fileURLWithPath: path).standardizedFileURL.absoluteString
     }
 
-    /// Resolves `reference` (a URI from a playlist) against the playlist's URL, per RFC 3986.
+    /// Resolves `reference` (a URI from a playlist) against the playlist's URL, per RFC 3986. A playlist
+    /// fetched over http(s) may not name a `file:` URL (``PlayheadError/localFileFromRemote(_:base:)``).
     public static func resolve(_ reference: String, against base: String) throws(PlayheadError) -> String {
         guard let baseURL = URL(string: base),
               let resolved = URL(string: reference, relativeTo: baseURL)?.absoluteURL else {
             throw .badURL(reference, base: base)
+        }
+        if ["http", "https"].contains(baseURL.scheme?.lowercased() ?? ""), resolved.isFileURL {
+            throw .localFileFromRemote(resolved.absoluteString, base: base)
         }
         return resolved.absoluteString
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PlayheadCore
+import PlayheadOrigin
 import PlayheadTestFixtures
 import Testing
 
@@ -212,5 +213,40 @@ import Testing
         #expect(SubtitleChoice("e").pick(from: options) == nil, "a prefix matches only at a subtag boundary")
         #expect(SubtitleChoice("auto") == .automatic && SubtitleChoice("OFF") == .off)
         #expect("\(SubtitleChoice("fr"))" == "fr")
+    }
+}
+
+/// A playlist fetched over http(s) may not name local files: a remote manifest (given to a daemon, say)
+/// made the player read this machine's files and put their text in the report.
+@Suite struct RemotePlaylistLocalFileTests {
+    @Test func aRemotePlaylistCannotNameALocalFile() async throws {
+        let folder = NSTemporaryDirectory() + "playhead-remote-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let streams = PlayerFixtures.streams
+        try """
+        #EXTM3U
+        #EXT-X-STREAM-INF:BANDWIDTH=600000
+        file://\(streams)/ts/v0/index.m3u8
+        """.write(toFile: folder + "/variant.m3u8", atomically: true, encoding: .utf8)
+        try """
+        #EXTM3U
+        #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="Local",LANGUAGE="en",DEFAULT=YES,URI="file://\(streams)/subs/ts-en/index.m3u8"
+        #EXT-X-STREAM-INF:BANDWIDTH=600000,SUBTITLES="s"
+        http://127.0.0.1:1/unused.m3u8
+        """.write(toFile: folder + "/subs.m3u8", atomically: true, encoding: .utf8)
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let variant = await PlayerFixtures.playVirtual(server.url("/variant.m3u8"), configure: { $0.mode = .demux; $0.abr = nil })
+        #expect(variant.report.finalStatus == .error)
+        #expect(variant.report.error?.contains("may not read local files") == true, "\(variant.report.error ?? "")")
+        #expect(variant.report.framesPresented.values.allSatisfy { $0 == 0 })
+        // The same names from a local playlist are fine.
+        let local = await PlayerFixtures.playVirtual("file://\(folder)/variant.m3u8", configure: { $0.mode = .demux; $0.abr = nil })
+        #expect(local.report.finalStatus == .completed, "\(local.report.error ?? "")")
+        // A subtitle rendition naming a local file is not offered.
+        let subs = await PlayerFixtures.playVirtual(server.url("/subs.m3u8"), configure: { $0.mode = .demux; $0.abr = nil }, maxSessionSeconds: 5)
+        #expect(subs.report.subtitles?.options.isEmpty != false)
+        #expect(subs.report.subtitles?.shown.isEmpty != false)
     }
 }
