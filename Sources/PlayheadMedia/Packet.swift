@@ -35,6 +35,14 @@ public final class Packet {
     public var size: Int { Int(raw.pointee.size) }
     /// Byte position of the packet in the segment, if known.
     public var bytePosition: Int64? { raw.pointee.pos < 0 ? nil : raw.pointee.pos }
+    /// Moves the packet's timestamps by `seconds` (rounded to its time base): a rendition packaged on
+    /// another clock, put on the one it plays with.
+    public func shiftTimestamps(bySeconds seconds: Double) {
+        let ticks = Int64((seconds / timeBase.doubleValue).rounded())
+        if raw.pointee.pts != noPTS { raw.pointee.pts += ticks }
+        if raw.pointee.dts != noPTS { raw.pointee.dts += ticks }
+    }
+
     /// A copy of the payload.
     public var bytes: [UInt8] {
         guard let data = raw.pointee.data, raw.pointee.size > 0 else { return [] }

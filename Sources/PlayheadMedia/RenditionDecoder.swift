@@ -231,8 +231,10 @@ public final class RenditionDecoder {
         segment.damage += damage
     }
 
-    /// Drains and drops each decoder that `segment`'s stream of its kind does not fit.
-    private func drainDecoders(unfitFor segment: DemuxedSegment, onFrame: (DecodedFrame) -> Void) {
+    /// Drains and drops each decoder that `segment`'s stream of its kind does not fit (another rendition's
+    /// video), handing out the frames they still hold; the others go on (an alternate audio rendition
+    /// joined to both renditions keeps its decoder, and its state, across the switch).
+    public func drainDecoders(unfitFor segment: DemuxedSegment, onFrame: (DecodedFrame) -> Void) {
         var damage: [MediaDamage] = []
         for kind in unfitKinds(segment) {
             guard let decoder = decoders[kind] else { continue }

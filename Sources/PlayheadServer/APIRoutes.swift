@@ -88,6 +88,7 @@ public enum APIRoutes {
                 await HTTPReply.guarded {
                     let id = try context.parameters.require("id")
                     let track = try TrackBody.parse(try await HTTPReply.body(of: request, limit: limit))
+                    if name == "audio", track.lowercased() == "off" { throw APIError.invalidField("track", "audio has no off: give a rendition's name or language, or auto") }
                     try manager.command(id, command(track))
                     return try HTTPReply.json(["accepted": name, "track": track], status: 202)
                 }

@@ -149,6 +149,10 @@ struct Play: AsyncParsableCommand {
         if framemd5 != nil, mode == .demux { throw ValidationError("--framemd5 hashes decoded frames; --mode demux decodes none (use decode or keyframes)") }
         if variant != nil, maxBandwidth != nil { throw ValidationError("give --variant or --max-bandwidth, not both") }
         do { _ = try TimedMetadataScanner(tags: subscribedTags) } catch { throw ValidationError("--subscribe-tag: \(error)") }
+        for (option, value) in [("--audio", audio), ("--subtitles", subtitles)] where value.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("\(option) needs auto\(option == "--subtitles" ? ", off" : ""), or a track's name or language")
+        }
+        if audio.lowercased() == "off" { throw ValidationError("--audio has no off: give a rendition's name or language, or auto") }
         for sidecar in sidecarSubtitles where sidecar.split(separator: ",", omittingEmptySubsequences: false).first?.isEmpty ?? true {
             throw ValidationError("--sidecar-vtt: give URL[,LANGUAGE[,NAME]], got \"\(sidecar)\"")
         }

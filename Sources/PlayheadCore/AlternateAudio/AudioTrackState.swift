@@ -15,10 +15,14 @@ struct AudioTrackState {
     var loaded: Set<Int> = []
     /// Loaded segments whose packets are not all handed out yet, in media-sequence order.
     var pending: [PendingAudio] = []
+    /// Seconds added to the rendition's timestamps to put them on the video's (nil: not measured yet).
+    var shiftSeconds: Double?
     /// The next video segment is the first since a start or seek: it takes the audio before its own start too.
     var fresh = true
     /// Failures in a row of the segment being fetched.
     var failures = 0
+    /// That the live playlist stopped changing was said.
+    var stuckSaid = false
     /// The live playlist's reloads that failed in a row.
     var reloadFailures = 0
     /// When the next reload may start, after a failure.

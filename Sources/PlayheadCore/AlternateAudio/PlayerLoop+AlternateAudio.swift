@@ -12,8 +12,9 @@ extension MediaPlayer {
     /// Lists the AUDIO renditions of the variants' group, reports them, and loads the chosen one's
     /// playlist (in line: the first video segment waits for its audio). A rendition without URI is the
     /// variant's own audio: nothing more to load.
-    func setUpAudio(_ multivariant: MultivariantPlaylist?, baseURL: String, now: Double) async {
-        guard let multivariant, let group = multivariant.variants.lazy.compactMap(\.audio).first else { return }
+    func setUpAudio(_ multivariant: MultivariantPlaylist?, variant: VariantStream?, baseURL: String, now: Double) async {
+        // The group of the variant played first (else the first any variant names).
+        guard let multivariant, let group = variant?.audio ?? multivariant.variants.lazy.compactMap(\.audio).first else { return }
         let options = AudioOption.options(in: multivariant, group: group, baseURL: baseURL)
         guard !options.isEmpty else { return }
         var audio = AudioReport()
@@ -22,13 +23,17 @@ extension MediaPlayer {
         audio.selected = configuration.audio.pick(from: options)
         report.audio = audio
         bus.post(.custom(name: "mediaSelectionOptionsAvailable", payload: ["audio": options.map(\.name).joined(separator: "\n")]))
-        guard let index = audio.selected else {
+        if audio.selected == nil {
+            // A video-only variant would play silent: the default rendition plays instead, and that is said.
+            let fallback = AudioChoice.automatic.pick(from: options)
             let offered = options.map { "\($0.name) (\($0.language ?? "no language"))" }.joined(separator: ", ")
-            let issue = "no audio rendition is named \(configuration.audio) or has that language; offered: \(offered); the variant's own audio plays"
+            let issue = "no audio rendition is named \(configuration.audio) or has that language; offered: \(offered); "
+                + (fallback.map { "\(options[$0].name) plays" } ?? "the variant's own audio plays")
             report.audio?.issues.append(issue)
+            report.audio?.selected = fallback
             bus.post(.custom(name: "audioRenditionNotFound", payload: ["choice": "\(configuration.audio)", "description": issue]))
-            return
         }
+        guard let index = report.audio?.selected else { return }
         let option = options[index]
         notify(.audioTrackChange, metadata: ["NAME": option.name, "LANGUAGE": option.language ?? "", "URL": option.url ?? ""], now: now)
         guard let url = option.url else { return }
@@ -42,6 +47,7 @@ extension MediaPlayer {
         } catch {
             let issue = "\(url): \(error); the variant's own audio plays (none in a video-only variant)"
             report.audio?.issues.append(issue)
+            report.damage.append(issue)
             // The guide's warnings say where a problem was: here, in the alternate audio.
             notify(.networkError, metadata: ["DESCRIPTION": issue, "URL": url, "CONTENT": "alternateAudio"], now: driver.now)
         }
@@ -71,7 +77,12 @@ extension MediaPlayer {
             bus.post(.custom(name: "audioRenditionNotFound", payload: ["choice": "\(choice)", "description": issue]))
             return
         }
-        guard index != report.audio?.selected else { return }
+        // A selection still loading its playlist gives way to this one (two at one time: the last wins).
+        cancelTransfers { if case .audioRenditionPlaylist = $0 { true } else { false } }
+        guard index != report.audio?.selected else {
+            report.audio?.choice = choice
+            return
+        }
         cancelAudioTransfers()
         guard let url = options[index].url else {
             state.audio = nil
@@ -113,7 +124,11 @@ extension MediaPlayer {
         notify(.audioTrackChange, metadata: ["NAME": option.name, "LANGUAGE": option.language ?? "", "URL": option.url ?? ""], now: now)
         let position = state.position(at: now)
         if case .content = state.timeline.position(atVirtual: position), [.playing, .paused, .ready].contains(state.status) {
+            let shownEnd = state.presentedEnd
             seek(to: position, now: now, automatic: "audioTrackChange", reload: true)
+            // The video frame at the playhead was shown already (a switch at a frame's start): not again (the
+            // loop drops a content frame that starts at or before the last one queued).
+            if let shownEnd, shownEnd > position, !state.audioOnly { state.lastQueued[.video] = (shownEnd - 1e-3, .content) }
         }
     }
 
@@ -131,9 +146,12 @@ extension MediaPlayer {
     func audioSegmentWanted(before tracked: TrackedSegment) -> TrackedSegment? {
         guard let lane = state.audio else { return nil }
         let offset = lane.playlistOffset
+        // At the item's last segment, every audio segment left (audio may run a little past the video's
+        // playlist time, and its last frame was never fetched).
+        let isLast = state.tracker.map { $0.endListSeen && $0.segments.last?.mediaSequence == tracked.mediaSequence } ?? false
         return lane.tracker.segments.first {
             !lane.loaded.contains($0.mediaSequence) && $0.endSeconds + offset > tracked.startSeconds + 0.001
-                && $0.startSeconds + offset < tracked.endSeconds - 0.001
+                && (isLast || $0.startSeconds + offset < tracked.endSeconds - 0.001)
         }
     }
 
@@ -177,21 +195,36 @@ extension MediaPlayer {
             if lane.failures > configuration.fetchRetries {
                 lane.failures = 0
                 lane.loaded.insert(mediaSequence)
+                // Media lost, as a damaged segment's is (`--strict` counts it).
                 report.audio?.issues.append("\(error) (the segment's audio is missing)")
+                report.damage.append("\(error.description) (alternate audio segment \(mediaSequence): its audio is missing)")
             }
         }
     }
 
     /// A content segment with the rendition's audio of its time in place of its own: the pending audio
-    /// packets timed before its video's end (all that is left, at the item's last segment), from its
-    /// video's start on (after a start or seek, from the first). Older packets (content passed over,
-    /// as a replacement break does) are dropped.
-    func joiningAudio(_ demuxed: DemuxedSegment, tracked: TrackedSegment) -> DemuxedSegment {
+    /// packets timed before its video's end (all that is left, at the item's last segment; before
+    /// `clipEnd`, content seconds, when a break cuts the segment: the rest waits for its second fetch),
+    /// from its video's start on (after a start or seek, from the first). Older packets (content passed
+    /// over, as a replacement break does) are dropped. The audio's timestamps are the video's when the two
+    /// agree within ``audioTimestampToleranceSeconds`` (HLS renditions share one clock); otherwise (each
+    /// packaged on its own clock) the audio is moved onto the video's by the playlists' times, and said.
+    func joiningAudio(_ demuxed: DemuxedSegment, tracked: TrackedSegment, clipEnd: Double?) -> DemuxedSegment {
         guard var lane = state.audio, let span = demuxed.timeSpan(of: .video) else { return demuxed }
         defer { state.audio = lane }
-        let isLast = state.tracker.map { $0.endListSeen && $0.segments.last?.mediaSequence == tracked.mediaSequence } ?? false
+        if lane.shiftSeconds == nil, let shift = audioTimestampShift(lane, videoStart: span.start, tracked: tracked) {
+            lane.shiftSeconds = shift
+            if shift != 0 {
+                report.audio?.issues.append(String(format: "%@: its timestamps differ from the video's by %.3f s (each packaged on its own clock): aligned by the playlists' times",
+                                                   lane.option.url ?? lane.option.name, abs(shift)))
+            }
+        }
+        let shift = lane.shiftSeconds ?? 0
+        let tracker = state.tracker
+        let isLast = tracker.map { $0.endListSeen && $0.segments.last?.mediaSequence == tracked.mediaSequence } ?? false
         let lower = lane.fresh ? -Double.infinity : span.start - Self.audioJoinSlackSeconds
-        let upper = isLast ? Double.infinity : span.end
+        var upper = isLast ? Double.infinity : span.end
+        if let clipEnd { upper = min(upper, span.start + clipEnd - tracked.startSeconds) }
         lane.fresh = false
         var taken: [Packet] = []
         var source: DemuxedSegment?
@@ -204,7 +237,7 @@ extension MediaPlayer {
                     if lastTaken { taken.append(packet) } else { kept.append(packet) }
                     continue
                 }
-                let seconds = Double(pts) * packet.timeBase.doubleValue
+                let seconds = Double(pts) * packet.timeBase.doubleValue + shift
                 if seconds < lower { lastTaken = false; continue }
                 if seconds < upper {
                     taken.append(packet)
@@ -219,7 +252,31 @@ extension MediaPlayer {
         }
         lane.pending.removeAll { $0.packets.isEmpty }
         guard let source, !taken.isEmpty else { return demuxed }
+        if shift != 0 {
+            for packet in taken { packet.shiftTimestamps(bySeconds: shift) }
+        }
         return demuxed.replacing([.audio], with: taken, from: source)
+    }
+
+    /// Timestamp differences up to this between an audio rendition and the video at one playlist time are
+    /// the media's own (an encoder's audio priming, B-frame delay); beyond it the two were packaged on
+    /// different clocks.
+    static let audioTimestampToleranceSeconds = 1.0
+
+    /// Seconds to add to the rendition's timestamps to put them on the video's: 0 when they agree within
+    /// ``audioTimestampToleranceSeconds`` at the playlists' common time, else the difference; nil when no
+    /// audio of the segment's time is loaded to compare.
+    private func audioTimestampShift(_ lane: AudioTrackState, videoStart: Double, tracked: TrackedSegment) -> Double? {
+        for pending in lane.pending {
+            guard let audio = lane.tracker.segment(mediaSequence: pending.mediaSequence),
+                  let first = pending.segment.timeSpan(of: .audio)?.start else { continue }
+            let audioStart = audio.startSeconds + lane.playlistOffset
+            guard audioStart <= tracked.startSeconds + 0.001, audio.endSeconds + lane.playlistOffset > tracked.startSeconds else { continue }
+            // Where the video and the audio put the content time of the video segment's start.
+            let shift = (videoStart - tracked.startSeconds) - (first - audioStart)
+            return abs(shift) <= Self.audioTimestampToleranceSeconds ? 0 : shift
+        }
+        return nil
     }
 
     /// A seek away from the buffer: the audio loaded is dropped and loading starts again at the landing.
@@ -235,7 +292,22 @@ extension MediaPlayer {
     /// reload will), while its reloads work. The segment waits for it rather than play without audio.
     func audioPlaylistBehind(_ tracked: TrackedSegment) -> Bool {
         guard let lane = state.audio, lane.tracker.isLive, lane.reloadFailures <= configuration.fetchRetries else { return false }
-        return lane.tracker.liveEdgeSeconds + lane.playlistOffset < tracked.endSeconds - 0.001
+        guard lane.tracker.liveEdgeSeconds + lane.playlistOffset < tracked.endSeconds - 0.001 else { return false }
+        // A playlist that stopped changing (the tracker's stuck rule) holds the video no longer: it plays on
+        // without that audio, said once.
+        if lane.tracker.isStuck(at: driver.now) {
+            if state.audio?.stuckSaid == false {
+                state.audio?.stuckSaid = true
+                let issue = "\(lane.option.url ?? lane.option.name): the live audio playlist stopped changing; the video plays on without its audio"
+                report.audio?.issues.append(issue)
+                report.damage.append(issue)
+                var metadata = ["DESCRIPTION": issue, "CONTENT": "alternateAudio"]
+                if let url = lane.option.url { metadata["URL"] = url }
+                notify(.networkError, metadata: metadata, now: driver.now)
+            }
+            return false
+        }
+        return true
     }
 
     /// When the rendition's live playlist is due for a reload (nil: not live, or a reload under way).
@@ -261,7 +333,9 @@ extension MediaPlayer {
             guard case let .media(playlist) = try parse(transfer) else {
                 throw PlayheadError.unexpectedPlaylist(url: transfer.url, detail: "a reload gave a multivariant playlist")
             }
-            _ = lane.tracker.update(with: playlist, loadedAt: now)
+            let update = lane.tracker.update(with: playlist, loadedAt: now)
+            bus.post(.playlistLoaded(url: transfer.url, segments: playlist.segments.count, changed: update.changed))
+            if update.changed { lane.stuckSaid = false }
             lane.reloadFailures = 0
             lane.reloadRetryAt = nil
         } catch {

@@ -14,6 +14,7 @@ extension MediaPlayer {
             var media: MediaPlaylist
             var mediaURL = first.effectiveURL
             var multivariantLoaded: MultivariantPlaylist?
+            var variantPlayed: VariantStream?
             switch try parse(first) {
             case let .media(playlist):
                 media = playlist
@@ -37,11 +38,13 @@ extension MediaPlayer {
                     let index = decideVariant(now: driver.now) ?? 0
                     state.firstSegmentRungChosen = true
                     url = state.ladder!.variants[index].url
+                    variantPlayed = resolved.firstIndex { $0.1 == url }.map { multivariant.variants[$0] }
                     state.redundantURLs = state.ladder!.redundant[index]
                     state.pendingSwitch = index
                 } else {
                     let index = try configuration.variant.pick(from: multivariant.variants, url: itemURL)
                     let variant = multivariant.variants[index]
+                    variantPlayed = variant
                     report.variantBandwidth = variant.bandwidth
                     qos.setProfileBitrate(variant.bandwidth)
                     // Chosen once the playlist came: the event, the record and the notification carry that time.
@@ -64,7 +67,7 @@ extension MediaPlayer {
             }
             report.mediaPlaylistURL = mediaURL
             state.mediaURL = mediaURL
-            await setUpSubtitles(multivariantLoaded, baseURL: first.effectiveURL, now: driver.now)
+            await setUpSubtitles(multivariantLoaded, variant: variantPlayed, baseURL: first.effectiveURL, now: driver.now)
             if configuration.ads != nil {
                 // What the ad checks compare ads with: the item's playlists.
                 let top = (try? Playlist.parse(data: first.body, sources: VariableSources(playlistURL: first.url)).playlist) ?? .media(media)
@@ -76,7 +79,7 @@ extension MediaPlayer {
             }
             state.tracker = tracker
             report.isLive = tracker.isLive
-            await setUpAudio(multivariantLoaded, baseURL: first.effectiveURL, now: driver.now)
+            await setUpAudio(multivariantLoaded, variant: variantPlayed, baseURL: first.effectiveURL, now: driver.now)
             bus.post(.playlistLoaded(url: mediaURL, segments: media.segments.count, changed: true))
             setStatus(.initialized, now: driver.now)
             reportTimedMetadata(tracker, listed: media.segments.count)
@@ -416,11 +419,12 @@ extension MediaPlayer {
     func bufferSegment(_ transfer: NetworkTransfer, tracked: TrackedSegment, placement: Placement, now: Double) -> (start: Double, end: Double)? {
         do {
             var demuxed = try decoder(for: placement.source).demux(transfer.body, discontinuity: tracked.segment.discontinuity)
-            if placement.source == .content, state.audio != nil { demuxed = joiningAudio(demuxed, tracked: tracked) }
             onSegmentStreams?(demuxed.streams)
             // Every packet of the segment, as it is demuxed (framemd5 takes the input's start time from
-            // the first segment's; handed out as they were decoded, the start came too late).
+            // the first segment's; handed out as they were decoded, the start came too late). A joined audio
+            // rendition's are not: the framemd5 of the video is FFmpeg's of the video playlist.
             if let onPacket { demuxed.packets.forEach(onPacket) }
+            if placement.source == .content, state.audio != nil { demuxed = joiningAudio(demuxed, tracked: tracked, clipEnd: placement.clipEnd) }
             // What the demuxer met inside a segment it could still read (corrupt or cut packets):
             // recorded as `frames` records it (it was dropped, and the lost media went unreported).
             var said = Set<String>()

@@ -62,14 +62,19 @@ extension MediaPlayer {
             }
             return false
         }
-        if let previous = state.decodingSegment, previous !== segment,
-           previous.placement.source != segment.placement.source
-            || previous.anchorKey != segment.anchorKey
-            || (configuration.mode != .demux && decoder(for: segment.placement.source).changesDecoders(segment.demuxed)) {
+        if let previous = state.decodingSegment, previous !== segment, configuration.mode != .demux {
             // A new source, a discontinuity (declared or not) within one, or another rendition whose streams need
             // other decoders (fMP4: its own initialization section): the frames the decoder still holds (B-frame
             // reordering, frame threads) belong to the segment before and are placed by its anchor.
-            if configuration.mode != .demux { drainDecoder(of: previous, now: now) }
+            if previous.placement.source != segment.placement.source || previous.anchorKey != segment.anchorKey {
+                drainDecoder(of: previous, now: now)
+            } else if state.audio != nil, decoder(for: segment.placement.source).changesDecoders(segment.demuxed) {
+                // A rendition switch under a joined audio rendition: only the video decoder changes; the audio
+                // one goes on (reset, its AAC state was lost and its frames were no longer FFmpeg's).
+                decoder(for: previous.placement.source).drainDecoders(unfitFor: segment.demuxed) { queueFrame($0, from: previous, now: now) }
+            } else if decoder(for: segment.placement.source).changesDecoders(segment.demuxed) {
+                drainDecoder(of: previous, now: now)
+            }
         }
         if segment.skipVideoUntilKeyframe, packet.kind == .video {
             if !packet.isKeyframe { return true }

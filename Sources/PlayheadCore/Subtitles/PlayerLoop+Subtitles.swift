@@ -12,15 +12,21 @@ extension MediaPlayer {
 
     /// Lists the subtitle tracks offered (the SUBTITLES group the variants name, then the sidecar files),
     /// reports them, and starts loading the one `configuration.subtitles` picks.
-    func setUpSubtitles(_ multivariant: MultivariantPlaylist?, baseURL: String, now: Double) async {
+    func setUpSubtitles(_ multivariant: MultivariantPlaylist?, variant: VariantStream?, baseURL: String, now: Double) async {
         var options: [SubtitleOption] = []
-        if let multivariant, let group = multivariant.variants.lazy.compactMap(\.subtitles).first {
+        var missingGroup: String?
+        // The group of the variant played first (else the first any variant names).
+        if let multivariant, let group = variant?.subtitles ?? multivariant.variants.lazy.compactMap(\.subtitles).first {
             options = SubtitleOption.options(in: multivariant, group: group, baseURL: baseURL)
+            if !multivariant.media.contains(where: { $0.type == .subtitles && $0.groupId == group }) { missingGroup = group }
         }
         options += configuration.sidecarSubtitles.map(\.option)
         let choice = configuration.subtitles
-        guard !options.isEmpty || choice != .automatic else { return }
+        guard !options.isEmpty || choice != .automatic || missingGroup != nil else { return }
         var subtitles = SubtitleReport()
+        if let missingGroup {
+            subtitles.issues.append("the variant names SUBTITLES group \"\(missingGroup)\", which no EXT-X-MEDIA defines")
+        }
         subtitles.options = options
         subtitles.choice = choice
         subtitles.selected = choice.pick(from: options)
