@@ -105,6 +105,15 @@ import Testing
         #expect(shown.count == 3 && shown[2].shownAtPosition >= 26 - 1e-6 && shown[2].shownAtPosition < 26.1, "\(shown.last.map { "\($0)" } ?? "")")
     }
 
+    @Test func aCueOnScreenAtTheStartShowsWithTheFirstFrame() async {
+        // The start waits for the subtitle file of its position (it came a frame later, and so did the cue).
+        let run = await play("subs/ts-master.m3u8") { $0.startSeconds = 4 }
+        let first = run.report.subtitles?.shown.first
+        #expect(first?.cue.text == "Two lines,\nthe second" && first?.shownAtPosition == 4, "\(first.map { "\($0)" } ?? "none")")
+        let playStarted = run.events.first { $0.kind == .playStarted }?.playerTime
+        #expect(first?.shownAtSeconds == playStarted)
+    }
+
     @Test func aSidecarFileIsATrackInContentTimeAndAnAdBreakShiftsIt() async throws {
         let folder = NSTemporaryDirectory() + "playhead-sidecar-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -159,7 +168,7 @@ import Testing
     @Test func aBrokenOrMissingFileLosesOnlyItsCues() async throws {
         let folder = try writeTrack(playlist: ["seg0.vtt", "missing1.vtt", "bad2.vtt", "nomap3.vtt"], files: [
             "bad2.vtt": "not a WebVTT file\n\n00:09.000 --> 00:10.000\nlost\n",
-            "nomap3.vtt": "WEBVTT\n\n00:00:13.000 --> 00:00:14.000\nunmapped\n",
+            "nomap3.vtt": "WEBVTT\n\n00:00:13.000 --> 00:00:14.000\nunmapped\n\nbackwards\n00:00:14.500 --> 00:00:14.000\nnever\n",
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let run = await PlayerFixtures.playVirtual("file://\(folder)/master.m3u8", configure: { $0.mode = .demux }, maxSessionSeconds: 120)
@@ -170,6 +179,8 @@ import Testing
         #expect(run.report.notifications.contains { $0.code == .webVTTParserError && $0.metadata["URL"]?.hasSuffix("bad2.vtt") == true })
         // Without X-TIMESTAMP-MAP, WebVTT time 0 is media time 0 (RFC 8216): 1.4667 s before the content's start.
         #expect(issues.contains { $0.contains("nomap3.vtt") && $0.contains("X-TIMESTAMP-MAP") }, "\(issues)")
+        #expect(issues.contains { $0.contains("cue backwards") && $0.contains("dropped") }, "\(issues)")
+        #expect(Set(issues).count == issues.count, "each problem once: \(issues)")
         let shown = run.report.subtitles?.shown ?? []
         #expect(shown.map(\.cue.text) == ["Hello world", "Two lines,\nthe second", "unmapped"])
         #expect(shown.count == 3 && abs(shown[2].cue.startSeconds - (13 - 132_000.0 / 90_000)) < 1e-6, "\(shown.last.map { "\($0.cue)" } ?? "")")
@@ -211,6 +222,8 @@ import Testing
         #expect(SubtitleChoice("en").pick(from: options) == 0, "a language prefix matches en-US")
         #expect(SubtitleChoice("DE").pick(from: options) == 2)
         #expect(SubtitleChoice("e").pick(from: options) == nil, "a prefix matches only at a subtag boundary")
+        // RFC 4647 lookup: a longer tag falls back to a shorter one.
+        #expect(SubtitleChoice("de-AT").pick(from: options) == 2 && SubtitleChoice("en-GB-oxendict").pick(from: options) == 0)
         #expect(SubtitleChoice("auto") == .automatic && SubtitleChoice("OFF") == .off)
         #expect("\(SubtitleChoice("fr"))" == "fr")
     }

@@ -116,6 +116,8 @@ struct LoopState {
     var selections: [PlayerCommand] = []
     /// The alternate audio rendition played with video-only segments (nil: none, or the variant's own audio).
     var audio: AudioTrackState?
+    /// Since when the start of playback waits for the subtitle file of its position (nil: not waiting).
+    var subtitleWaitSince: Double?
     /// The subtitle track shown (nil: none).
     var subtitles: SubtitleTrackState?
     /// A failover under way: the backup's URL, the segment to fetch again from it, and why.

@@ -229,6 +229,8 @@ extension MediaPlayer {
         // taken as given: waiting there for the window to grow left a playlist that never grew unstarted.
         if let tracker = state.tracker, tracker.isLive, !state.started, tracker.playlist.start == nil, configuration.startSeconds == nil,
            tracker.liveEdgeSeconds - position < tracker.holdBackSeconds - 1e-6 { return }
+        // The subtitle file of the start position is on its way: its cues show from the first frame.
+        if subtitlesHoldStart(at: position, now: now) { return }
         if let stall = state.stall { closeRebuffer(stall, at: now, resumed: true) }
         state.anchorTime = now
         state.clockRunning = true

@@ -131,6 +131,7 @@ extension MediaPlayer {
             if let cue = nextSubtitleTime(now: now) { times.append(cue) }
         }
         if let subtitles = nextSubtitleLoadTime() { times.append(subtitles) }
+        if let since = state.subtitleWaitSince { times.append(since + Self.subtitleStartWaitSeconds) }
         if let audio = nextAudioReloadTime() { times.append(audio) }
         if let tracker = state.tracker, let reload = nextReloadTime(tracker), !state.transfers.values.contains(where: { if case .playlist = $0 { return true } else { return false } }) {
             times.append(reload)

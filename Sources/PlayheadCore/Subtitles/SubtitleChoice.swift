@@ -64,13 +64,21 @@ extension TrackChoiceSpelling {
 
     /// The index of the track named `wanted` (NAME, compared without case), else of the first whose LANGUAGE
     /// is that tag or starts with it and `-` (`en` matches `en-US`), among tracks given by name and language.
+    /// Without such a track, the tag is shortened by its last subtag and tried again (RFC 4647 lookup:
+    /// `en-US` falls back to `en`).
     static func index(of wanted: String, names: [String], languages: [String?]) -> Int? {
         let key = wanted.lowercased()
         if let byName = names.firstIndex(where: { $0.lowercased() == key }) { return byName }
-        return languages.firstIndex { language in
-            guard let language = language?.lowercased() else { return false }
-            return language == key || language.hasPrefix(key + "-")
+        var tag = key
+        while !tag.isEmpty {
+            if let byLanguage = languages.firstIndex(where: { language in
+                guard let language = language?.lowercased() else { return false }
+                return language == tag || language.hasPrefix(tag + "-")
+            }) { return byLanguage }
+            guard let cut = tag.lastIndex(of: "-") else { break }
+            tag = String(tag[..<cut])
         }
+        return nil
     }
 }
 

@@ -30,8 +30,30 @@ struct SubtitleTrackState {
     var cueIDs: Set<String> = []
     /// Files parsed whose times wait for the content's timestamps of their discontinuity sequence.
     var waiting: [PendingSubtitleFile] = []
-    /// Cues showing now: cue id → index in the report's `shown`.
-    var showing: [String: Int] = [:]
+    /// Cues showing now by id, with the index of their record in the report's `shown`.
+    var showing: [String: (index: Int, cue: SubtitleCue)] = [:]
+    /// The longest cue known, seconds (how far back from the playhead a cue may start and still show).
+    var longestCueSeconds = 0.0
+
+    /// The index of the first cue (sorted by start) whose start is at or after `seconds`.
+    func firstCue(startingAtOrAfter seconds: Double) -> Int {
+        var low = 0, high = cues.count
+        while low < high {
+            let middle = (low + high) / 2
+            if cues[middle].startSeconds < seconds { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The index of the first cue (sorted by start) whose start is after `seconds`.
+    func firstCue(startingAfter seconds: Double) -> Int {
+        var low = 0, high = cues.count
+        while low < high {
+            let middle = (low + high) / 2
+            if cues[middle].startSeconds <= seconds { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
 
     /// Creates the state of a track not yet loaded.
     init(option: SubtitleOption) {
