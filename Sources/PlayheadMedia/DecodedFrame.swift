@@ -39,6 +39,11 @@ public struct DecodedFrame: Sendable, Equatable {
     /// The frame's data, kept for a dump at presentation (``RenditionDecoderOptions/dumpAtPresentation``);
     /// nil otherwise.
     public var retained: RetainedFrame? = nil
+    /// The closed-caption data of a video frame: the ATSC A/53 `cc_data` triplets (`cc_valid`/`cc_type`
+    /// byte, two data bytes) that the H.264/HEVC decoder found in the picture's SEI
+    /// (`user_data_registered_itu_t_t35`, `GA94`), FFmpeg's `AV_FRAME_DATA_A53_CC`; nil when the frame
+    /// has none. ``CaptionDecoder`` turns them into cues.
+    public var closedCaptions: [UInt8]? = nil
 
     /// Presentation time in seconds, if known.
     public var ptsSeconds: Double? { pts.map { Double($0) * timeBase.doubleValue } }

@@ -320,6 +320,9 @@ public final class RenditionDecoder {
         if decoder.kind == .video {
             described.formatName = av_get_pix_fmt_name(AVPixelFormat(f.format)).map { String(cString: $0) } ?? "?"
             described.sampleAspectRatio = Rational(f.sample_aspect_ratio)
+            if f.nb_side_data > 0, let side = av_frame_get_side_data(frame, AV_FRAME_DATA_A53_CC), side.pointee.size > 0 {
+                described.closedCaptions = Array(UnsafeBufferPointer(start: side.pointee.data, count: Int(side.pointee.size)))
+            }
         } else {
             var layout = f.ch_layout
             var name = [CChar](repeating: 0, count: 128)
