@@ -1,0 +1,165 @@
+import CFFmpeg
+
+/// One closed caption as shown: from `start` to `end` (seconds, on the timeline of the frames fed), `text`
+/// plain (rows joined with newlines, no styling or position).
+public struct CaptionCue: Sendable, Equatable, Codable {
+    /// When the caption appears, seconds.
+    public var start: Double
+    /// When it goes, seconds.
+    public var end: Double
+    /// The caption's text, one line a caption row.
+    public var text: String
+
+    /// A cue from its parts.
+    public init(start: Double, end: Double, text: String) {
+        self.start = start
+        self.end = end
+        self.text = text
+    }
+}
+
+/// CEA-608 closed captions to text, by FFmpeg's own `cc_dec` decoder (`AV_CODEC_ID_EIA_608`, through
+/// `avcodec_decode_subtitle2`), as `ffmpeg -f lavfi -i "movie=FILE[out0+subcc]"` reads them.
+///
+/// Feed it each video frame's ``DecodedFrame/closedCaptions`` (the A/53 `cc_data` triplets) with the
+/// frame's presentation time, frames in presentation order; cues come out once complete: a caption is
+/// handed out when the screen next changes (the next caption, an erase), with the time it appeared and
+/// the time it went. ``finish()`` hands out the caption still shown at the end.
+///
+/// Covered: CEA-608 caption channel CC1 only, on line-21 field 1 (cc_dec's default: the first field
+/// seen; the other field, CC2–CC4, the text channels T1–T4 and XDS are ignored); pop-on, roll-up and
+/// paint-on captions as cc_dec buffers them (not its `real_time` mode), the basic, special and extended
+/// character sets, rows joined by newlines (styling, colour and position dropped). Not covered: CEA-708
+/// (DTVCC) services, whose triplets (cc_type 2 and 3) cc_dec skips; captions carried in other ways
+/// (SCTE-20, MPEG-2 user data formats other than A/53 that the video decoder does not export).
+///
+/// Timing follows cc_dec, quirks included: a pop-on caption starts at the frame of its End Of Caption
+/// code; the caption left on screen at the end is given, by ``finish()``, the duration of the one before
+/// it (cc_dec's flush), or 20 ms a character when there was none.
+///
+/// Not thread-safe: use on one task.
+public final class CaptionDecoder {
+    private var context: UnsafeMutablePointer<AVCodecContext>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    /// FFmpeg's complaints (negative codes) since the decoder was made, for diagnostics.
+    public private(set) var errors = 0
+
+    /// The time base of the packets: microseconds, FFmpeg's `AV_TIME_BASE`, what subtitles come out in.
+    private static let microseconds: Double = 1_000_000
+
+    /// Opens FFmpeg's `cc_dec` with its defaults (field auto, buffered, not real time).
+    /// - Throws: `MediaError` when this FFmpeg has no EIA-608 decoder or it cannot be opened.
+    public init() throws(MediaError) {
+        guard let codec = avcodec_find_decoder(AV_CODEC_ID_EIA_608) else { throw .decoderNotFound(codec: "eia_608") }
+        guard let context = avcodec_alloc_context3(codec), let packet = av_packet_alloc() else {
+            throw .outOfMemory("caption decoder")
+        }
+        self.context = context
+        self.packet = packet
+        context.pointee.pkt_timebase = AVRational(num: 1, den: Int32(Self.microseconds))
+        let code = avcodec_open2(context, codec, nil)
+        if code < 0 { throw .decoderOpenFailed(codec: "eia_608", code: code, message: AVError.message(code)) }
+    }
+
+    deinit {
+        av_packet_free(&packet)
+        avcodec_free_context(&context)
+    }
+
+    /// Decodes the captions of a decoded video frame (nothing when it has none or no timestamp).
+    public func decode(_ frame: DecodedFrame) -> [CaptionCue] {
+        guard let data = frame.closedCaptions, let seconds = frame.ptsSeconds else { return [] }
+        return decode(ccData: data, at: seconds)
+    }
+
+    /// Decodes one frame's `cc_data` triplets presented at `seconds`; returns the cues completed by them.
+    /// Malformed data (bad parity, a partial triplet) is skipped as cc_dec skips it.
+    public func decode(ccData: [UInt8], at seconds: Double) -> [CaptionCue] {
+        let whole = ccData.count - ccData.count % 3
+        guard whole > 0, let packet else { return [] }
+        av_packet_unref(packet)
+        guard av_new_packet(packet, Int32(whole)) >= 0 else { errors += 1; return [] }
+        ccData.withUnsafeBufferPointer { packet.pointee.data.update(from: $0.baseAddress!, count: whole) }
+        let pts = Int64((seconds * Self.microseconds).rounded())
+        packet.pointee.pts = pts
+        packet.pointee.dts = pts
+        defer { av_packet_unref(packet) }
+        return run(packet)
+    }
+
+    /// Hands out the caption still on screen, at the end of the stream (cc_dec's drain), then forgets the
+    /// screen as ``reset()`` does, so the decoder can go on with another stream.
+    public func finish() -> [CaptionCue] {
+        guard let packet else { return [] }
+        av_packet_unref(packet)  // no data: a drain
+        let cues = run(packet)
+        reset()
+        return cues
+    }
+
+    /// Forgets the screen and the captions in progress (a seek).
+    public func reset() {
+        guard let context else { return }
+        avcodec_flush_buffers(context)
+    }
+
+    private func run(_ packet: UnsafeMutablePointer<AVPacket>) -> [CaptionCue] {
+        guard let context else { return [] }
+        var subtitle = AVSubtitle()
+        var got: Int32 = 0
+        let code = avcodec_decode_subtitle2(context, &subtitle, &got, packet)
+        if code < 0 { errors += 1 }
+        guard got != 0 else { return [] }
+        defer { avsubtitle_free(&subtitle) }
+        let base = subtitle.pts == noPTS ? 0 : Double(subtitle.pts) / Self.microseconds
+        let start = base + Double(subtitle.start_display_time) / 1000
+        // A display time of UInt32.max (-1) is open-ended: cc_dec's real-time mode, not used here.
+        let end = subtitle.end_display_time == UInt32.max ? start : base + Double(subtitle.end_display_time) / 1000
+        var cues: [CaptionCue] = []
+        for index in 0..<Int(subtitle.num_rects) {
+            guard let rect = subtitle.rects[index], let ass = rect.pointee.ass else { continue }
+            let text = Self.plainText(ass: String(cString: ass))
+            if !text.isEmpty { cues.append(CaptionCue(start: start, end: end, text: text)) }
+        }
+        return cues
+    }
+
+    /// The plain text of an ASS event as FFmpeg's subtitle decoders write it (`ReadOrder, Layer, Style,
+    /// Name, MarginL, MarginR, MarginV, Effect, Text`, or a whole `Dialogue:` line of a script): the text
+    /// field with `{…}` override blocks removed, `\N` and `\n` as newlines, `\h` as a space.
+    public static func plainText(ass event: String) -> String {
+        var line = Substring(event)
+        var fields = 8  // before Text in a decoder's event
+        if line.hasPrefix("Dialogue:") {
+            line = line.dropFirst("Dialogue:".count)
+            fields = 9  // Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect
+        }
+        for _ in 0..<fields {
+            guard let comma = line.firstIndex(of: ",") else { return "" }
+            line = line[line.index(after: comma)...]
+        }
+        var out = ""
+        var index = line.startIndex
+        while index < line.endIndex {
+            let character = line[index]
+            if character == "{", let close = line[index...].firstIndex(of: "}") {
+                index = line.index(after: close)
+                continue
+            }
+            if character == "\\", line.index(after: index) < line.endIndex {
+                let next = line[line.index(after: index)]
+                switch next {
+                case "N", "n": out.append("\n")
+                case "h": out.append(" ")
+                default: out.append(character); out.append(next)
+                }
+                index = line.index(index, offsetBy: 2)
+                continue
+            }
+            out.append(character)
+            index = line.index(after: index)
+        }
+        while out.hasSuffix("\r") || out.hasSuffix("\n") { out.removeLast() }
+        return out
+    }
+}
