@@ -33,9 +33,13 @@ public struct CaptionCue: Sendable, Equatable, Codable {
 /// (DTVCC) services, whose triplets (cc_type 2 and 3) cc_dec skips; captions carried in other ways
 /// (SCTE-20, MPEG-2 user data formats other than A/53 that the video decoder does not export).
 ///
-/// Timing follows cc_dec, quirks included: a pop-on caption starts at the frame of its End Of Caption
-/// code; the caption left on screen at the end is given, by ``finish()``, the duration of the one before
-/// it (cc_dec's flush), or 20 ms a character when there was none.
+/// Timing follows cc_dec's buffered mode, quirks included: a pop-on caption starts at the frame of its End
+/// Of Caption code and ends at the next erase or EOC; a roll-up or paint-on screen is handed out at the next
+/// carriage return or erase, timed from the screen change before it (so a roll-up row shows from the
+/// previous carriage return, and the first screen from time 0, before the stream's first frame); the
+/// caption left on screen at the end is given, by ``finish()``, the duration of the one before it (cc_dec's
+/// drain), or 20 ms a character when there was none. No cue is open-ended (cc_dec's `real_time` mode, not
+/// used).
 ///
 /// Not thread-safe: use on one task.
 public final class CaptionDecoder {

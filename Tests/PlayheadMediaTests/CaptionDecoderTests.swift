@@ -17,6 +17,16 @@ enum CaptionMedia {
         (frame: 130, pairs: CaptionInjector.popOn(rows: [(row: 14, text: "TWO ROWS"), (row: 15, text: "OF TEXT")])),
     ], frames: frames)
 
+    /// Roll-up captions, two rows: frame 30 RU2, PAC row 15 and "FIRST ROLL"; frame 60 CR, "SECOND ROLL";
+    /// frame 90 CR, "THIRD ROLL"; frame 150 erase.
+    static let rollUpScript: [CaptionInjector.Pair?] = CaptionInjector.schedule([
+        (frame: 30, pairs: CaptionInjector.twice(CaptionInjector.rollUp(rows: 2)) + CaptionInjector.twice(CaptionInjector.preamble(row: 15))
+            + CaptionInjector.characters("FIRST ROLL")),
+        (frame: 60, pairs: CaptionInjector.twice(CaptionInjector.carriageReturn) + CaptionInjector.characters("SECOND ROLL")),
+        (frame: 90, pairs: CaptionInjector.twice(CaptionInjector.carriageReturn) + CaptionInjector.characters("THIRD ROLL")),
+        (frame: 150, pairs: CaptionInjector.twice(CaptionInjector.eraseDisplayedMemory)),
+    ], frames: frames)
+
     static let folder: URL = {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("playhead-cc-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -29,12 +39,15 @@ enum CaptionMedia {
         precondition(made.status == 0, "ffmpeg: \(made.stderr)")
         let stream = [UInt8](try! Data(contentsOf: URL(fileURLWithPath: raw)))
         try! Data(CaptionInjector.inject(script, into: stream)!).write(to: folder.appendingPathComponent("cc.h264"))
-        for name in ["clip", "cc"] { mux(folder.appendingPathComponent("\(name).h264").path, folder.appendingPathComponent("\(name).ts").path) }
+        try! Data(CaptionInjector.inject(rollUpScript, into: stream)!).write(to: folder.appendingPathComponent("ru.h264"))
+        for name in ["clip", "cc", "ru"] { mux(folder.appendingPathComponent("\(name).h264").path, folder.appendingPathComponent("\(name).ts").path) }
         return folder
     }()
 
     /// The captioned MPEG-TS file.
     static var captioned: URL { folder.appendingPathComponent("cc.ts") }
+    /// The roll-up captioned MPEG-TS file.
+    static var rolledUp: URL { folder.appendingPathComponent("ru.ts") }
     /// The same clip without captions.
     static var plain: URL { folder.appendingPathComponent("clip.ts") }
 
@@ -122,6 +135,21 @@ enum CaptionMedia {
             #expect(abs(cue.start - (first + start * frame)) < 0.001, "\(cue)")
             #expect(abs(cue.end - (first + end * frame)) < 0.001, "\(cue)")
         }
+    }
+
+    @Test func rollUpCuesEqualFFmpegs() throws {
+        let ours = try CaptionMedia.cues(try CaptionMedia.frames(CaptionMedia.rolledUp))
+        let reference = CaptionMedia.ffmpegCues(CaptionMedia.rolledUp)
+        #expect(ours.map(\.text) == ["FIRST ROLL", "FIRST ROLL\nSECOND ROLL", "SECOND ROLL\nTHIRD ROLL"])
+        #expect(ours.map(\.text) == reference.map(\.text))
+        #expect(ours.count == reference.count)
+        for (mine, theirs) in zip(ours, reference) {
+            #expect(abs(mine.start - theirs.start) < 1 / CaptionMedia.frameRate, "\(mine) vs \(theirs)")
+            #expect(abs(mine.end - theirs.end) < 1 / CaptionMedia.frameRate, "\(mine) vs \(theirs)")
+        }
+        // cc_dec (buffered) hands a roll-up screen out at the next carriage return or erase, timed from the
+        // screen before: the first from time 0, before the stream starts (FFmpeg's reading, kept).
+        #expect(ours.first?.start == 0)
     }
 
     @Test func videoWithoutCaptionsYieldsNone() throws {

@@ -18,6 +18,11 @@ public enum CaptionInjector {
     public static let eraseDisplayedMemory: Pair = [0x14, 0x2C]
     /// Erase non-displayed memory.
     public static let eraseNonDisplayedMemory: Pair = [0x14, 0x2E]
+    /// Carriage return: a roll-up caption's rows move up one.
+    public static let carriageReturn: Pair = [0x14, 0x2D]
+
+    /// Roll-up captions of `rows` rows (2, 3 or 4), channel 1.
+    public static func rollUp(rows: Int) -> Pair { [0x14, UInt8(0x23 + min(max(rows, 2), 4))] }
 
     /// The preamble address code of `row` (1…15), white, column 0, channel 1.
     public static func preamble(row: Int) -> Pair {
