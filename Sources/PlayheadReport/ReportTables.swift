@@ -87,6 +87,13 @@ enum ReportTables {
                      rows: r.timedMetadata.map { [seconds($0.timeSeconds), $0.type.rawValue, $0.name ?? "–", $0.id, $0.content] }, numeric: [0])
     }
 
+    /// Every closed-caption cue decoded (only when the video carried some).
+    static func captions(_ r: PlaybackReport) -> String {
+        guard let captions = r.captions, !captions.cues.isEmpty else { return "" }
+        return table("Closed captions (CEA-608)", headers: ["start (s)", "end (s)", "channel", "text"],
+                     rows: captions.cues.map { [seconds($0.startSeconds), seconds($0.endSeconds), $0.channel, $0.text] }, numeric: [0, 1])
+    }
+
     /// Every subtitle cue shown (only when a track was shown), with the track's problems.
     static func subtitles(_ r: PlaybackReport) -> String {
         guard let subtitles = r.subtitles, let selected = subtitles.selected else { return "" }

@@ -121,6 +121,9 @@ enum PlaySummary {
             lines.append("  audio: \(rendition) of \(audio.options.count) offered; \(audio.segmentsLoaded) rendition segments loaded"
                          + (audio.issues.isEmpty ? "" : "; \(audio.issues.count) issues (first: \(audio.issues[0]))"))
         }
+        if let captions = r.captions {
+            lines.append("  closed captions (CEA-608 CC1): \(captions.cues.count) cues decoded" + (captions.cues.first.map { ", the first at \(String(format: "%.3f", $0.startSeconds)) s: \($0.text.replacingOccurrences(of: "\n", with: " / "))" } ?? ""))
+        }
         if let subtitles = r.subtitles {
             let track = subtitles.selected.map { subtitles.options[$0].name } ?? "none"
             lines.append("  subtitles: \(track) of \(subtitles.options.count) offered; \(subtitles.cuesLoaded) cues loaded, \(subtitles.shown.count) shown"

@@ -116,6 +116,12 @@ struct LoopState {
     var selections: [PlayerCommand] = []
     /// The alternate audio rendition played with video-only segments (nil: none, or the variant's own audio).
     var audio: AudioTrackState?
+    /// Decodes the content video's CEA-608 captions (nil until a frame carries some).
+    var captions: CaptionDecoder?
+    /// The anchor key of the segment whose frame the caption decoder took last.
+    var captionAnchorKey: Int?
+    /// Caption cues reported (start, end, text).
+    var captionKeys: Set<String> = []
     /// Since when the start of playback waits for the subtitle file of its position (nil: not waiting).
     var subtitleWaitSince: Double?
     /// The subtitle track shown (nil: none).

@@ -124,6 +124,9 @@ public struct PlaybackReport: Sendable, Codable {
     /// The audio renditions offered (the variants' AUDIO group), the one played and its problems (nil
     /// when the variants name no AUDIO group).
     public var audio: AudioReport?
+    /// The closed captions the content's video carries (CEA-608 CC1; nil when none was found, and in
+    /// demux and keyframes modes).
+    public var captions: CaptionReport?
     /// The subtitle tracks offered, the one shown and every cue shown with its times (nil when the item
     /// offered none and none was asked for).
     public var subtitles: SubtitleReport?

@@ -140,6 +140,7 @@ extension MediaPlayer {
         frames.clear()
         state.lastQueued = [:]
         decoder.reset()
+        resetCaptions()
         for assets in state.adAssets.values { for asset in assets { asset.decoder.reset() } }
         state.decodingSegment = nil
         state.drained = false

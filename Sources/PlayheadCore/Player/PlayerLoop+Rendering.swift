@@ -166,6 +166,7 @@ extension MediaPlayer {
         // (B-frames from before its cut): shown once, not twice.
         let timeline = source + segment.placement.offset
         if let last = state.lastQueued[frame.kind], last.source == segment.placement.source, timeline < last.seconds + 1e-6 { return }
+        takeCaptions(of: frame, from: segment)
         state.lastQueued[frame.kind] = (timeline, segment.placement.source)
         queue(PendingFrame(kind: frame.kind, timelineSeconds: source + segment.placement.offset, source: segment.placement.source,
                            sourceSeconds: source, durationSeconds: duration, frame: frame, ptsSeconds: pts,

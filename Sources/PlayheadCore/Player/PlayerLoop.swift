@@ -195,6 +195,7 @@ extension MediaPlayer {
     func finishReport() -> PlaybackReport {
         let now = driver.now
         if let stall = state.stall { closeRebuffer(stall, at: now, resumed: false) }
+        finishCaptions()
         decoder.reset()
         buffer.clear()
         report.finalStatus = state.status

@@ -1,0 +1,48 @@
+import PlayheadMedia
+
+/// Closed captions (F23): the CEA-608 captions the content's video carries (A/53 cc_data in its SEI,
+/// which the decoder exports with each frame) are decoded to text by FFmpeg's own `cc_dec`
+/// (PlayheadMedia's ``CaptionDecoder``, CC1) as the frames are decoded, placed on the content timeline
+/// through the segment's timestamp anchor, and reported: a `closedCaption` custom event for each cue as
+/// it is decoded and the report's `captions`. `cc_dec` gives a cue once it leaves the screen (buffered
+/// mode), so the events come after the cue's start: they say what was on screen when, they do not show
+/// it at that time. Decode mode only (the others decode no video, or only keyframes).
+extension MediaPlayer {
+    /// Feeds a decoded content video frame's captions, if it carries any, and reports the cues that come out.
+    func takeCaptions(of frame: DecodedFrame, from segment: BufferedSegment) {
+        guard configuration.mode == .decode, frame.kind == .video, segment.placement.source == .content else { return }
+        guard frame.closedCaptions != nil || state.captions != nil else { return }
+        if state.captions == nil {
+            guard let decoder = try? CaptionDecoder() else { return }
+            state.captions = decoder
+            report.captions = CaptionReport()
+        }
+        guard let decoder = state.captions else { return }
+        reportCaptionCues(decoder.decode(frame), anchorKey: segment.anchorKey)
+        state.captionAnchorKey = segment.anchorKey
+    }
+
+    /// The cue left on screen at the end of the content (decoded when the decoder is drained).
+    func finishCaptions() {
+        guard let decoder = state.captions, let key = state.captionAnchorKey else { return }
+        reportCaptionCues(decoder.finish(), anchorKey: key)
+    }
+
+    /// A seek: the caption decoder starts afresh with the media of the landing.
+    func resetCaptions() {
+        state.captions?.reset()
+    }
+
+    private func reportCaptionCues(_ cues: [CaptionCue], anchorKey: Int) {
+        for cue in cues {
+            guard let start = anchor.pinnedContentSeconds(forPTS: cue.start, discontinuitySequence: anchorKey),
+                  let end = anchor.pinnedContentSeconds(forPTS: cue.end, discontinuitySequence: anchorKey) else { continue }
+            let record = CaptionCueRecord(channel: "CC1", startSeconds: Self.micro(start), endSeconds: Self.micro(end), text: cue.text)
+            // A seek back decodes the same captions again: each cue is reported once.
+            guard state.captionKeys.insert("\(record.startSeconds)|\(record.endSeconds)|\(record.text)").inserted else { continue }
+            report.captions?.cues.append(record)
+            bus.post(.custom(name: "closedCaption", payload: ["channel": record.channel, "startSeconds": String(record.startSeconds),
+                                                             "endSeconds": String(record.endSeconds), "text": record.text]))
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import PlayheadCore
+import PlayheadHLS
+import PlayheadMedia
+import PlayheadTestFixtures
+import Testing
+
+/// Closed captions (F23) in playback: CEA-608 pop-on captions in the SEI of a 6 s H.264 clip cut into 2 s
+/// TS segments are decoded as the frames are, and reported on the content timeline with FFmpeg's texts
+/// and times (its `movie=…[out0+subcc]` reading of the same clip, moved by the clip's first timestamp).
+@Suite struct CaptionTests {
+    static let script: [CaptionInjector.Pair?] = CaptionInjector.schedule([
+        (frame: 30, pairs: CaptionInjector.popOn("HELLO WORLD")),
+        (frame: 90, pairs: CaptionInjector.twice(CaptionInjector.eraseDisplayedMemory) + CaptionInjector.popOn("SECOND LINE")),
+        (frame: 130, pairs: CaptionInjector.popOn("THIRD")),
+    ], frames: 180)
+
+    static func run(_ arguments: [String]) -> ChildProcess.Outcome {
+        ChildProcess.runBlocking("ffmpeg", ["-nostdin", "-loglevel", "error", "-y"] + arguments)
+    }
+
+    @Test func captionsAreDecodedAndPlacedOnTheContentTimeline() async throws {
+        let folder = NSTemporaryDirectory() + "playhead-captions-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try #require(Self.run(["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30", "-frames:v", "180", "-c:v", "libx264", "-bf", "0",
+                               "-g", "60", "-pix_fmt", "yuv420p", "-bsf:v", "h264_mp4toannexb", "-f", "h264", folder + "/clip.h264"]).status == 0)
+        let injected = try #require(CaptionInjector.inject(Self.script, into: [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/clip.h264")))))
+        try Data(injected).write(to: URL(fileURLWithPath: folder + "/cc.h264"))
+        try #require(Self.run(["-r", "30", "-i", folder + "/cc.h264", "-c", "copy", "-f", "mpegts", folder + "/cc.ts"]).status == 0)
+        try #require(Self.run(["-i", folder + "/cc.ts", "-c", "copy", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
+                               "-hls_segment_filename", folder + "/s%03d.ts", folder + "/index.m3u8"]).status == 0)
+        let reference = Self.run(["-copyts", "-f", "lavfi", "-i", "movie=\(folder)/cc.ts[out0+subcc]", "-map", "0:s", "-c:s", "webvtt", "-f", "webvtt", "-"])
+        let expected = try WebVTTParser.parse(reference.stdout).cues
+        try #require(expected.map(\.text) == ["HELLO WORLD", "SECOND LINE", "THIRD"], "\(reference.stdout)")
+        let start = Double(ChildProcess.runBlocking("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=start_time",
+                                                                "-of", "csv=p=0", folder + "/cc.ts"]).stdout.split(separator: "\n").first.map(String.init) ?? "") ?? 0
+
+        let run = await PlayerFixtures.playVirtual("file://\(folder)/index.m3u8", configure: { _ in }, maxSessionSeconds: 60)
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        let cues = run.report.captions?.cues ?? []
+        #expect(cues.map(\.text) == expected.map(\.text))
+        for (cue, reference) in zip(cues, expected) {
+            #expect(abs(cue.startSeconds + start - reference.startTime) < 1.0 / 30, "\(cue) vs \(reference.startTime)")
+            #expect(abs(cue.endSeconds + start - reference.endTime) < 1.0 / 30, "\(cue) vs \(reference.endTime)")
+        }
+        // "HELLO WORLD" appears at its EOC (frame 40, 1.333 s of content).
+        #expect(abs((cues.first?.startSeconds ?? 0) - 40.0 / 30) < 1.0 / 30)
+        #expect(run.eventLines.filter { $0.contains("\"closedCaption\"") }.count == 3)
+
+        // Demux mode decodes no video: no captions, and no report of them.
+        let demux = await PlayerFixtures.playVirtual("file://\(folder)/index.m3u8", configure: { $0.mode = .demux }, maxSessionSeconds: 60)
+        #expect(demux.report.captions == nil)
+    }
+}
