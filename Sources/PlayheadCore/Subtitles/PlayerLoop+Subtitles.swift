@@ -337,7 +337,9 @@ extension MediaPlayer {
         }
         let since = state.subtitleWaitSince ?? now
         state.subtitleWaitSince = since
-        if now - since < Self.subtitleStartWaitSeconds { return true }
+        // Against the deadline the loop wakes at (since + wait), not now − since: that difference fell a
+        // rounding error short of the wait at its deadline, and the virtual clock turned there for ever.
+        if now < since + Self.subtitleStartWaitSeconds { return true }
         state.subtitleWaitSince = nil
         return false
     }
