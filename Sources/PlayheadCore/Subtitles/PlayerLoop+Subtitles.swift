@@ -30,6 +30,11 @@ extension MediaPlayer {
         subtitles.options = options
         subtitles.choice = choice
         subtitles.selected = choice.pick(from: options)
+        if !options.isEmpty {
+            bus.post(.custom(name: "mediaSelectionOptionsAvailable", payload: [
+                "subtitles": options.map(\.name).joined(separator: "\n"),
+            ]))
+        }
         if case let .track(wanted) = choice, subtitles.selected == nil {
             let offered = options.map { "\($0.name) (\($0.language ?? "no language"))" }.joined(separator: ", ")
             let issue = "no subtitle track is named \(wanted) or has that language; offered: \(offered.isEmpty ? "none" : offered)"
@@ -37,11 +42,6 @@ extension MediaPlayer {
             notify(.subtitleTrackChangeFail, metadata: ["DESCRIPTION": issue], now: now)
         }
         report.subtitles = subtitles
-        if !options.isEmpty {
-            bus.post(.custom(name: "mediaSelectionOptionsAvailable", payload: [
-                "subtitles": options.map(\.name).joined(separator: "\n"),
-            ]))
-        }
         guard let index = subtitles.selected else { return }
         state.subtitles = SubtitleTrackState(option: options[index])
         notify(.subtitlesTrackChange, metadata: ["NAME": options[index].name, "LANGUAGE": options[index].language ?? "", "URL": options[index].url], now: now)
@@ -218,7 +218,10 @@ extension MediaPlayer {
             track.waiting.append(PendingSubtitleFile(document: document, discontinuitySequence: segment.discontinuitySequence, url: transfer.url))
             placeWaitingSubtitles(&track)
         } else {
-            // A sidecar file's times are the content's.
+            // A sidecar file's times are the content's (a map in it is not used, and that is said).
+            if document.timestampMap != nil {
+                noteSubtitleIssue("\(transfer.url): X-TIMESTAMP-MAP ignored: a sidecar file's cue times are content seconds")
+            }
             addCues(document.cues.map { ($0, $0.startTime, $0.endTime) }, to: &track)
         }
     }
