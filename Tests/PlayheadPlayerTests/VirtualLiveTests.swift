@@ -252,3 +252,33 @@ struct StaticLiveNetwork: PlayerNetwork {
         #expect(report.positionSeconds < 60)
     }
 }
+
+/// A live window that slides while shorter than the hold-back (three target durations): the start waits
+/// for the window to grow only while it grows (it waited until the playhead fell out of the window).
+@Suite struct ShortSlidingWindowTests {
+    @Test func aShortSlidingWindowStartsOnceItSlides() async throws {
+        let folder = NSTemporaryDirectory() + "playhead-shortwindow-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // 4 s segments under TARGETDURATION 6: a three-segment window is 12 s, short of the 18 s hold-back.
+        try String(contentsOfFile: PlayerFixtures.streams + "/ts/v0/index.m3u8", encoding: .utf8)
+            .replacingOccurrences(of: "#EXT-X-TARGETDURATION:4", with: "#EXT-X-TARGETDURATION:6")
+            .replacingOccurrences(of: "seg", with: "file://\(PlayerFixtures.streams)/ts/v0/seg")
+            .write(toFile: folder + "/index.m3u8", atomically: true, encoding: .utf8)
+        MediaLog.level = .quiet
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let network = SimulatedLiveNetwork(inner: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50)),
+                                           prefix: "file://\(folder)/", initialSegments: 3, windowSegments: 3)
+        var configuration = PlayerConfiguration()
+        configuration.mode = .demux
+        let player = MediaPlayer(url: "file://\(folder)/index.m3u8", configuration: configuration, driver: VirtualTimeDriver(), network: network)
+        let report = await player.run(maxSessionSeconds: 60)
+        #expect(report.isLive)
+        let firstFrame = try #require(report.playbackInformation?.timeToFirstFrameSeconds)
+        // It starts when the first reload (a target duration after the load) shows the window sliding, and
+        // never falls out of the window.
+        #expect(firstFrame < 7, "first frame after \(firstFrame) s (one reload: the target duration)")
+        #expect(report.seeks.allSatisfy { $0.automatic != "fellBehindLiveWindow" }, "\(report.seeks)")
+    }
+}

@@ -122,6 +122,9 @@ struct LoopState {
     var captionAnchorKey: Int?
     /// Caption cues reported (start, end, text).
     var captionKeys: Set<String> = []
+    /// The media sequence of the first segment the item's media playlist listed when loaded, or when it
+    /// first listed one (a live window whose first segment has changed since slides rather than grows).
+    var firstListedSequence: Int?
     /// Since when the start of playback waits for the subtitle file of its position (nil: not waiting).
     var subtitleWaitSince: Double?
     /// The subtitle track shown (nil: none).

@@ -78,6 +78,7 @@ extension MediaPlayer {
                 throw PlayheadError.unexpectedPlaylist(url: mediaURL, detail: "the playlist is VOD or has ended, and lists no segments: nothing to play")
             }
             state.tracker = tracker
+            state.firstListedSequence = tracker.segments.first?.mediaSequence
             report.isLive = tracker.isLive
             await setUpAudio(multivariantLoaded, variant: variantPlayed, baseURL: first.effectiveURL, now: driver.now)
             bus.post(.playlistLoaded(url: mediaURL, segments: media.segments.count, changed: true))

@@ -228,7 +228,12 @@ extension MediaPlayer {
         // the window is still shorter than that, rather than stalling at every new segment.
         // A start point the playlist (EXT-X-START) or the user (a start position) put nearer the edge is
         // taken as given: waiting there for the window to grow left a playlist that never grew unstarted.
+        // Only while the window grows: one that slides while shorter than the hold-back (an origin keeping fewer
+        // than three target durations, against RFC 8216) never reaches it, and the session waited until it
+        // fell behind the window.
+        if state.firstListedSequence == nil { state.firstListedSequence = state.tracker?.segments.first?.mediaSequence }
         if let tracker = state.tracker, tracker.isLive, !state.started, tracker.playlist.start == nil, configuration.startSeconds == nil,
+           tracker.segments.first?.mediaSequence == state.firstListedSequence,
            tracker.liveEdgeSeconds - position < tracker.holdBackSeconds - 1e-6 { return }
         // The subtitle file of the start position is on its way: its cues show from the first frame.
         if subtitlesHoldStart(at: position, now: now) { return }
