@@ -81,6 +81,7 @@ public final class CaptionDecoder {
     public func decode(ccData: [UInt8], at seconds: Double) -> [CaptionCue] {
         let whole = ccData.count - ccData.count % 3
         guard whole > 0, let packet else { return [] }
+        let ccData = channelOne(Array(ccData[..<whole]))
         av_packet_unref(packet)
         guard av_new_packet(packet, Int32(whole)) >= 0 else { errors += 1; return [] }
         ccData.withUnsafeBufferPointer { packet.pointee.data.update(from: $0.baseAddress!, count: whole) }
@@ -89,6 +90,27 @@ public final class CaptionDecoder {
         packet.pointee.dts = pts
         defer { av_packet_unref(packet) }
         return run(packet)
+    }
+
+    /// The data channel field 1's pairs belong to now: a control code names its channel (first byte 0x10–0x17
+    /// CC1, 0x18–0x1F CC2); the characters after it go to that channel.
+    private var fieldOneChannel = 1
+
+    /// `ccData` with field 1's CC2 pairs made padding: cc_dec reads both channels of field 1 as one, so a
+    /// caption sent on CC2 came out as CC1, and the two interleaved gave garbled text.
+    func channelOne(_ ccData: [UInt8]) -> [UInt8] {
+        var data = ccData
+        for at in stride(from: 0, to: data.count - 2, by: 3) {
+            // cc_valid and cc_type 0 (field 1 of 608).
+            guard data[at] & 0x04 != 0, data[at] & 0x03 == 0 else { continue }
+            let first = data[at + 1] & 0x7F
+            if (0x10...0x1F).contains(first) { fieldOneChannel = first & 0x08 == 0 ? 1 : 2 }
+            if fieldOneChannel == 2 {
+                data[at + 1] = 0x80
+                data[at + 2] = 0x80
+            }
+        }
+        return data
     }
 
     /// Hands out the caption still on screen, at the end of the stream (cc_dec's drain), then forgets the
@@ -103,6 +125,7 @@ public final class CaptionDecoder {
 
     /// Forgets the screen and the captions in progress (a seek).
     public func reset() {
+        fieldOneChannel = 1
         guard let context else { return }
         avcodec_flush_buffers(context)
     }

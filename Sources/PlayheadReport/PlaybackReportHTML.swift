@@ -45,7 +45,7 @@ public enum PlaybackReportHTML {
     static let style = """
     body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;background:#fff}h1{margin:0 0 4px}\
     .url{color:#555;word-break:break-all}table{border-collapse:collapse;margin:8px 0 20px}\
-    td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}th{background:#f2f2f2}\
+    td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top;white-space:pre-line}th{background:#f2f2f2}\
     td.num{text-align:right;font-variant-numeric:tabular-nums}.note{color:#666}\
     svg .title{font-weight:600;font-size:13px}svg .tick,svg .legend{font-size:11px;fill:#444}\
     svg .grid{stroke:#e5e5e5}svg .axis{stroke:#888}svg .frame{fill:none;stroke:#888}\

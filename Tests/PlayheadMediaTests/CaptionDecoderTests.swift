@@ -207,3 +207,37 @@ enum CaptionMedia {
         #expect(body.count > 1 + 1 + 3 + 4 + 3 + 3 + 1 + 1)
     }
 }
+
+/// Field 1 carries two data channels; cc_dec reads them as one. CC2's pairs are left out before it.
+@Suite struct CaptionChannelTests {
+    /// `pairs` moved to channel 2 (control codes 0x14… become 0x1C…).
+    static func onChannelTwo(_ pairs: [CaptionInjector.Pair]) -> [CaptionInjector.Pair] {
+        pairs.map { pair in (0x10...0x17).contains(pair[0]) ? [pair[0] + 0x08, pair[1]] : pair }
+    }
+
+    /// Cues from feeding one pair a frame at 30 fps.
+    static func cues(_ pairs: [CaptionInjector.Pair?]) throws -> [CaptionCue] {
+        let decoder = try CaptionDecoder()
+        var cues: [CaptionCue] = []
+        for (index, pair) in pairs.enumerated() { cues += decoder.decode(ccData: CaptionInjector.ccData(pair), at: Double(index) / 30) }
+        return cues + decoder.finish()
+    }
+
+    @Test func aCaptionOnChannelTwoIsNotChannelOnes() throws {
+        let cc2 = Self.onChannelTwo(CaptionInjector.popOn("SEGUNDA")) + Self.onChannelTwo(CaptionInjector.twice(CaptionInjector.eraseDisplayedMemory))
+        #expect(try Self.cues(cc2 + [CaptionInjector.Pair?](repeating: nil, count: 30)).isEmpty)
+    }
+
+    @Test func interleavedChannelsGiveChannelOnesCaption() throws {
+        // CC1 starts loading a caption, CC2 sends a whole one, CC1 takes the channel back (a control code
+        // names the channel; the characters after it are that channel's) and finishes "ENGLISH LINE".
+        let start = CaptionInjector.twice(CaptionInjector.resumeCaptionLoading) + CaptionInjector.twice(CaptionInjector.preamble(row: 15))
+        let two = Self.onChannelTwo(CaptionInjector.popOn("SEGUNDA LINEA"))
+        let back = CaptionInjector.twice(CaptionInjector.preamble(row: 15)) + CaptionInjector.characters("ENGLISH LINE")
+            + CaptionInjector.twice(CaptionInjector.endOfCaption)
+        var pairs: [CaptionInjector.Pair?] = start + two + back
+        pairs += [CaptionInjector.Pair?](repeating: nil, count: 60) + CaptionInjector.twice(CaptionInjector.eraseDisplayedMemory)
+        let cues = try Self.cues(pairs)
+        #expect(cues.map(\.text) == ["ENGLISH LINE"], "\(cues)")
+    }
+}

@@ -142,6 +142,9 @@ import Testing
         let frames = run.report.framesPresented["audio", default: 0]
         // All of the content's audio (1408 frames): none lost at the break.
         #expect(frames == 1408, "\(frames) audio frames")
+        // The ad's own audio rendition is not played: said, and counted as media missing.
+        #expect(run.eventLines.contains { $0.contains("adAudioNotPlayed") })
+        #expect(run.report.damage.contains { $0.contains("ad silent") && $0.contains("plays without audio") }, "\(run.report.damage)")
     }
 
     @Test(arguments: ["ts", "fmp4"])

@@ -19,10 +19,10 @@ import Testing
         ChildProcess.runBlocking("ffmpeg", ["-nostdin", "-loglevel", "error", "-y"] + arguments)
     }
 
-    @Test func captionsAreDecodedAndPlacedOnTheContentTimeline() async throws {
+    /// A folder with the captioned clip as cc.ts and as 2 s HLS segments (index.m3u8); removed by the caller.
+    static func makeClip() throws -> String {
         let folder = NSTemporaryDirectory() + "playhead-captions-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         try #require(Self.run(["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30", "-frames:v", "180", "-c:v", "libx264", "-bf", "0",
                                "-g", "60", "-pix_fmt", "yuv420p", "-bsf:v", "h264_mp4toannexb", "-f", "h264", folder + "/clip.h264"]).status == 0)
         let injected = try #require(CaptionInjector.inject(Self.script, into: [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/clip.h264")))))
@@ -30,6 +30,12 @@ import Testing
         try #require(Self.run(["-r", "30", "-i", folder + "/cc.h264", "-c", "copy", "-f", "mpegts", folder + "/cc.ts"]).status == 0)
         try #require(Self.run(["-i", folder + "/cc.ts", "-c", "copy", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
                                "-hls_segment_filename", folder + "/s%03d.ts", folder + "/index.m3u8"]).status == 0)
+        return folder
+    }
+
+    @Test func captionsAreDecodedAndPlacedOnTheContentTimeline() async throws {
+        let folder = try Self.makeClip()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let reference = Self.run(["-copyts", "-f", "lavfi", "-i", "movie=\(folder)/cc.ts[out0+subcc]", "-map", "0:s", "-c:s", "webvtt", "-f", "webvtt", "-"])
         let expected = try WebVTTParser.parse(reference.stdout).cues
         try #require(expected.map(\.text) == ["HELLO WORLD", "SECOND LINE", "THIRD"], "\(reference.stdout)")
@@ -51,5 +57,23 @@ import Testing
         // Demux mode decodes no video: no captions, and no report of them.
         let demux = await PlayerFixtures.playVirtual("file://\(folder)/index.m3u8", configure: { $0.mode = .demux }, maxSessionSeconds: 60)
         #expect(demux.report.captions == nil)
+    }
+
+    @Test func aCaptionLeftBySeekOrStopEndsThereAndNoneIsReadWhenTheVariantSaysSo() async throws {
+        let folder = try Self.makeClip()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // "HELLO WORLD" is on screen from 1.333 s to 3.0 s: a seek at 2 s leaves it there (it was lost).
+        let seek = await PlayerFixtures.playVirtual("file://\(folder)/index.m3u8", scheduled: [ScheduledCommand(atPositionSeconds: 2, action: .seek(toSeconds: 4.8))],
+                                                    maxSessionSeconds: 60)
+        let hello = seek.report.captions?.cues.first { $0.text == "HELLO WORLD" }
+        #expect(hello.map { abs($0.endSeconds - 2) < 1e-6 } == true, "\(seek.report.captions?.cues ?? [])")
+        // Stopped at 2.5 s: it ends where playback did, not where decoding had got to.
+        let stop = await PlayerFixtures.playVirtual("file://\(folder)/index.m3u8", maxSessionSeconds: 2.8)
+        let last = try #require(stop.report.captions?.cues.last)
+        #expect(last.text == "HELLO WORLD" && last.endSeconds <= stop.report.positionSeconds + 1e-6, "\(last) at \(stop.report.positionSeconds)")
+        // CLOSED-CAPTIONS=NONE: the variant says it has none, and none is read.
+        try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000,CLOSED-CAPTIONS=NONE\nindex.m3u8\n".write(toFile: folder + "/none.m3u8", atomically: true, encoding: .utf8)
+        let none = await PlayerFixtures.playVirtual("file://\(folder)/none.m3u8", configure: { $0.abr = nil }, maxSessionSeconds: 60)
+        #expect(none.report.finalStatus == .completed && none.report.captions == nil)
     }
 }

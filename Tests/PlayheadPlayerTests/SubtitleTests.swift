@@ -187,6 +187,18 @@ import Testing
         #expect(run.report.framesPresented.isEmpty || run.report.mediaSeconds > 29)
     }
 
+    @Test func aSidecarThatFailsDoesNotHoldTheStart() async {
+        // The start waits for a subtitle file on its way, not for one that failed (it waited 2 s).
+        let plain = await play("subs/ts-master.m3u8") { $0.subtitles = .off }
+        let failed = await play("subs/ts-master.m3u8") {
+            $0.sidecarSubtitles = [SidecarSubtitle(url: "file:///nonexistent/playhead.vtt", language: "de", name: "X")]
+            $0.subtitles = SubtitleChoice("X")
+        }
+        let first = { (run: PlayerFixtures.Run) in run.report.playbackInformation?.timeToFirstFrameSeconds ?? -1 }
+        #expect(first(failed) > 0 && abs(first(failed) - first(plain)) < 0.05, "\(first(failed)) vs \(first(plain))")
+        #expect(failed.report.subtitles?.issues.first?.contains("nonexistent") == true)
+    }
+
     @Test func aTrackWhosePlaylistNeverLoadsIsGivenUpAndPlaybackGoesOn() async throws {
         let folder = try writeTrack(playlist: ["seg0.vtt"])
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -250,6 +262,12 @@ import Testing
         """.write(toFile: folder + "/subs.m3u8", atomically: true, encoding: .utf8)
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }
+        let media = try LoopbackHTTPServer(root: streams)
+        defer { media.stop() }
+        for name in ["subs.m3u8"] {
+            try String(contentsOfFile: folder + "/" + name, encoding: .utf8).replacingOccurrences(of: "http://127.0.0.1:1/unused.m3u8", with: media.url("/ts/v0/index.m3u8"))
+                .write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
+        }
         let variant = await PlayerFixtures.playVirtual(server.url("/variant.m3u8"), configure: { $0.mode = .demux; $0.abr = nil })
         #expect(variant.report.finalStatus == .error)
         #expect(variant.report.error?.contains("may not read local files") == true, "\(variant.report.error ?? "")")
@@ -257,9 +275,19 @@ import Testing
         // The same names from a local playlist are fine.
         let local = await PlayerFixtures.playVirtual("file://\(folder)/variant.m3u8", configure: { $0.mode = .demux; $0.abr = nil })
         #expect(local.report.finalStatus == .completed, "\(local.report.error ?? "")")
-        // A subtitle rendition naming a local file is not offered.
+        // A subtitle rendition naming a local file is not offered, and that is said.
         let subs = await PlayerFixtures.playVirtual(server.url("/subs.m3u8"), configure: { $0.mode = .demux; $0.abr = nil }, maxSessionSeconds: 5)
-        #expect(subs.report.subtitles?.options.isEmpty != false)
-        #expect(subs.report.subtitles?.shown.isEmpty != false)
+        #expect(subs.report.subtitles?.options.isEmpty == true)
+        #expect(subs.report.subtitles?.issues.first?.contains("may not read local files") == true, "\(subs.report.subtitles?.issues ?? [])")
+        // An audio rendition likewise: a warning naming the alternate audio, and the report says so.
+        try """
+        #EXTM3U
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="Local",DEFAULT=YES,URI="file://\(streams)/audioonly/ts/index.m3u8"
+        #EXT-X-STREAM-INF:BANDWIDTH=600000,AUDIO="a"
+        \(media.url("/ts/v0/index.m3u8"))
+        """.write(toFile: folder + "/audio.m3u8", atomically: true, encoding: .utf8)
+        let audio = await PlayerFixtures.playVirtual(server.url("/audio.m3u8"), configure: { $0.mode = .demux; $0.abr = nil }, maxSessionSeconds: 5)
+        #expect(audio.report.audio?.issues.first?.contains("may not read local files") == true, "\(audio.report.audio?.issues ?? [])")
+        #expect(audio.report.notifications.contains { $0.code == .networkError && $0.metadata["CONTENT"] == "alternateAudio" })
     }
 }

@@ -66,14 +66,16 @@ public struct AudioOption: Sendable, Equatable, Codable {
     }
 
     /// The AUDIO renditions of `group`, in playlist order, URIs resolved against `baseURL` (one that does
-    /// not resolve is left out).
-    public static func options(in multivariant: MultivariantPlaylist, group: String, baseURL: String) -> [AudioOption] {
+    /// not resolve, or names a local file from a remote playlist, is left out and said in `refused`).
+    public static func options(in multivariant: MultivariantPlaylist, group: String, baseURL: String, refused: inout [String]) -> [AudioOption] {
         multivariant.media.compactMap { rendition in
             guard rendition.type == .audio, rendition.groupId == group else { return nil }
             var url: String?
             if let uri = rendition.uri {
-                guard let resolved = try? ResourceURL.resolve(uri, against: baseURL) else { return nil }
-                url = resolved
+                do { url = try ResourceURL.resolve(uri, against: baseURL) } catch {
+                    refused.append("audio rendition \"\(rendition.name)\" left out: \(error)")
+                    return nil
+                }
             }
             return AudioOption(name: rendition.name, language: rendition.language, isDefault: rendition.default,
                                autoselect: rendition.autoselect, channels: rendition.channels, groupId: group, url: url)

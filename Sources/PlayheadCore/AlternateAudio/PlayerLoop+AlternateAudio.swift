@@ -15,9 +15,16 @@ extension MediaPlayer {
     func setUpAudio(_ multivariant: MultivariantPlaylist?, variant: VariantStream?, baseURL: String, now: Double) async {
         // The group of the variant played first (else the first any variant names).
         guard let multivariant, let group = variant?.audio ?? multivariant.variants.lazy.compactMap(\.audio).first else { return }
-        let options = AudioOption.options(in: multivariant, group: group, baseURL: baseURL)
-        guard !options.isEmpty else { return }
+        var refused: [String] = []
+        let options = AudioOption.options(in: multivariant, group: group, baseURL: baseURL, refused: &refused)
+        guard !options.isEmpty || !refused.isEmpty else { return }
         var audio = AudioReport()
+        audio.issues = refused
+        for issue in refused {
+            // Audio left out is media missing (a video-only variant then plays silent): said as a warning.
+            report.damage.append(issue)
+            notify(.networkError, metadata: ["DESCRIPTION": issue, "CONTENT": "alternateAudio"], now: now)
+        }
         audio.options = options
         audio.choice = configuration.audio
         audio.selected = configuration.audio.pick(from: options)

@@ -10,7 +10,7 @@ import PlayheadMedia
 extension MediaPlayer {
     /// Feeds a decoded content video frame's captions, if it carries any, and reports the cues that come out.
     func takeCaptions(of frame: DecodedFrame, from segment: BufferedSegment) {
-        guard configuration.mode == .decode, frame.kind == .video, segment.placement.source == .content else { return }
+        guard configuration.mode == .decode, frame.kind == .video, segment.placement.source == .content, !state.captionsDeclaredNone else { return }
         guard frame.closedCaptions != nil || state.captions != nil else { return }
         if state.captions == nil {
             guard let decoder = try? CaptionDecoder() else { return }
@@ -22,21 +22,29 @@ extension MediaPlayer {
         state.captionAnchorKey = segment.anchorKey
     }
 
-    /// The cue left on screen at the end of the content (decoded when the decoder is drained).
+    /// The cue left on screen at the end of the session (decoded when the decoder is drained): it ends
+    /// where playback did (cc_dec gives it the time of the last frame decoded, ahead of the playhead).
     func finishCaptions() {
         guard let decoder = state.captions, let key = state.captionAnchorKey else { return }
-        reportCaptionCues(decoder.finish(), anchorKey: key)
+        reportCaptionCues(decoder.finish(), anchorKey: key, endingBy: state.timeline.localSeconds(atVirtual: state.position(at: driver.now)))
     }
 
-    /// A seek: the caption decoder starts afresh with the media of the landing.
-    func resetCaptions() {
-        state.captions?.reset()
+    /// A seek: the caption on screen where the seek left ends there (it was lost), and the decoder
+    /// starts afresh with the media of the landing.
+    func resetCaptions(leaving position: Double) {
+        guard let decoder = state.captions, let key = state.captionAnchorKey else { return }
+        reportCaptionCues(decoder.finish(), anchorKey: key, endingBy: state.timeline.localSeconds(atVirtual: position))
     }
 
-    private func reportCaptionCues(_ cues: [CaptionCue], anchorKey: Int) {
+    /// Reports `cues` (times on the frames' timestamps) on the content timeline, from 0 (cc_dec may time a
+    /// roll-up's first screen before the first frame) and, when `endingBy` is given, to that content time.
+    private func reportCaptionCues(_ cues: [CaptionCue], anchorKey: Int, endingBy limit: Double? = nil) {
         for cue in cues {
-            guard let start = anchor.pinnedContentSeconds(forPTS: cue.start, discontinuitySequence: anchorKey),
-                  let end = anchor.pinnedContentSeconds(forPTS: cue.end, discontinuitySequence: anchorKey) else { continue }
+            guard var start = anchor.pinnedContentSeconds(forPTS: cue.start, discontinuitySequence: anchorKey),
+                  var end = anchor.pinnedContentSeconds(forPTS: cue.end, discontinuitySequence: anchorKey) else { continue }
+            start = max(start, 0)
+            if let limit { end = min(end, limit) }
+            guard end > start else { continue }
             let record = CaptionCueRecord(channel: "CC1", startSeconds: Self.micro(start), endSeconds: Self.micro(end), text: cue.text)
             // A seek back decodes the same captions again: each cue is reported once.
             guard state.captionKeys.insert("\(record.startSeconds)|\(record.endSeconds)|\(record.text)").inserted else { continue }

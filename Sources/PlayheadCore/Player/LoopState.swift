@@ -118,6 +118,8 @@ struct LoopState {
     var audio: AudioTrackState?
     /// Decodes the content video's CEA-608 captions (nil until a frame carries some).
     var captions: CaptionDecoder?
+    /// The variant played says CLOSED-CAPTIONS=NONE: its video's caption data is not read.
+    var captionsDeclaredNone = false
     /// The anchor key of the segment whose frame the caption decoder took last.
     var captionAnchorKey: Int?
     /// Caption cues reported (start, end, text).

@@ -140,7 +140,7 @@ extension MediaPlayer {
         frames.clear()
         state.lastQueued = [:]
         decoder.reset()
-        resetCaptions()
+        resetCaptions(leaving: from)
         for assets in state.adAssets.values { for asset in assets { asset.decoder.reset() } }
         state.decodingSegment = nil
         state.drained = false

@@ -81,6 +81,7 @@ extension MediaPlayer {
             state.firstListedSequence = tracker.segments.first?.mediaSequence
             report.isLive = tracker.isLive
             await setUpAudio(multivariantLoaded, variant: variantPlayed, baseURL: first.effectiveURL, now: driver.now)
+            state.captionsDeclaredNone = variantPlayed?.closedCaptions == ClosedCaptionsReference.none
             bus.post(.playlistLoaded(url: mediaURL, segments: media.segments.count, changed: true))
             setStatus(.initialized, now: driver.now)
             reportTimedMetadata(tracker, listed: media.segments.count)

@@ -228,7 +228,17 @@ extension MediaPlayer {
             let options = decoder.options
             let asset = AdAsset(ad: ad, mediaURL: fetched.mediaURL, tracker: LivePlaylistTracker(first: fetched.media, loadedAt: driver.now),
                                 decoder: RenditionDecoder(options: options))
-            if case let .multivariant(multivariant) = fetched.top { asset.multivariant = multivariant }
+            if case let .multivariant(multivariant) = fetched.top {
+                asset.multivariant = multivariant
+                // An ad whose audio is a rendition of its own: ads are played from their variant's playlist
+                // alone, so it plays without that audio. Said, and counted as media missing.
+                let groups = Set(multivariant.variants.compactMap(\.audio))
+                if multivariant.media.contains(where: { $0.type == .audio && $0.uri != nil && groups.contains($0.groupId) }) {
+                    let issue = "ad \(ad.id) (\(ad.url)): its audio is an AUDIO rendition of its own, which ads do not play yet: the ad plays without audio"
+                    report.damage.append(issue)
+                    bus.post(.custom(name: "adAudioNotPlayed", payload: ["breakId": breakId, "adId": ad.id, "url": ad.url, "description": issue]))
+                }
+            }
             asset.renditions = fetched.renditions
             return asset
         } catch {

@@ -14,16 +14,18 @@ extension MediaPlayer {
     /// reports them, and starts loading the one `configuration.subtitles` picks.
     func setUpSubtitles(_ multivariant: MultivariantPlaylist?, variant: VariantStream?, baseURL: String, now: Double) async {
         var options: [SubtitleOption] = []
+        var refused: [String] = []
         var missingGroup: String?
         // The group of the variant played first (else the first any variant names).
         if let multivariant, let group = variant?.subtitles ?? multivariant.variants.lazy.compactMap(\.subtitles).first {
-            options = SubtitleOption.options(in: multivariant, group: group, baseURL: baseURL)
+            options = SubtitleOption.options(in: multivariant, group: group, baseURL: baseURL, refused: &refused)
             if !multivariant.media.contains(where: { $0.type == .subtitles && $0.groupId == group }) { missingGroup = group }
         }
         options += configuration.sidecarSubtitles.map(\.option)
         let choice = configuration.subtitles
-        guard !options.isEmpty || choice != .automatic || missingGroup != nil else { return }
+        guard !options.isEmpty || choice != .automatic || missingGroup != nil || !refused.isEmpty else { return }
         var subtitles = SubtitleReport()
+        subtitles.issues = refused
         if let missingGroup {
             subtitles.issues.append("the variant names SUBTITLES group \"\(missingGroup)\", which no EXT-X-MEDIA defines")
         }
@@ -272,6 +274,10 @@ extension MediaPlayer {
             track.longestCueSeconds = max(track.longestCueSeconds, end - start)
             added += 1
         }
+        if let position = state.started ? state.timeline.localSeconds(atVirtual: state.position(at: driver.now)) as Double? : nil {
+            let missed = track.cues.suffix(added).filter { $0.endSeconds <= position }.count
+            if missed > 0 { noteSubtitleIssue("\(missed) cue(s) of \(track.option.name) ended before their file was loaded (at \(String(format: "%.3f", position)) s): not shown") }
+        }
         if added > 0 {
             track.cues.sort { ($0.startSeconds, $0.endSeconds) < ($1.startSeconds, $1.endSeconds) }
             report.subtitles?.cuesLoaded += added
@@ -334,7 +340,8 @@ extension MediaPlayer {
         } else {
             ready = false
         }
-        if ready || !subtitleTransferUnderWay && track.retry == nil && track.tracker != nil {
+        // Only while the file (or its playlist) is on its way: a failure waiting for a retry is not.
+        if ready || !subtitleTransferUnderWay {
             state.subtitleWaitSince = nil
             return false
         }

@@ -124,11 +124,16 @@ public struct SubtitleOption: Sendable, Equatable, Codable {
     }
 
     /// The SUBTITLES renditions of `group` that have a playlist, resolved against the multivariant
-    /// playlist's URL, in playlist order; a rendition whose URI does not resolve is left out.
-    public static func options(in multivariant: MultivariantPlaylist, group: String, baseURL: String) -> [SubtitleOption] {
+    /// playlist's URL, in playlist order; a rendition whose URI does not resolve (or names a local file
+    /// from a remote playlist) is left out and said in `refused`.
+    public static func options(in multivariant: MultivariantPlaylist, group: String, baseURL: String, refused: inout [String]) -> [SubtitleOption] {
         multivariant.media.compactMap { rendition in
-            guard rendition.type == .subtitles, rendition.groupId == group, let uri = rendition.uri,
-                  let url = try? ResourceURL.resolve(uri, against: baseURL) else { return nil }
+            guard rendition.type == .subtitles, rendition.groupId == group, let uri = rendition.uri else { return nil }
+            let url: String
+            do { url = try ResourceURL.resolve(uri, against: baseURL) } catch {
+                refused.append("subtitle track \"\(rendition.name)\" left out: \(error)")
+                return nil
+            }
             return SubtitleOption(name: rendition.name, language: rendition.language, isDefault: rendition.default,
                                   autoselect: rendition.autoselect, forced: rendition.forced, url: url, source: .playlist,
                                   groupId: group)
