@@ -38,7 +38,7 @@ public enum AudioChoice: Sendable, Equatable, TrackChoiceSpelling {
 }
 
 /// An audio rendition of the variants' AUDIO group (EXT-X-MEDIA TYPE=AUDIO).
-public struct AudioOption: Sendable, Equatable, Codable {
+public struct AudioOption: Sendable, Equatable, Codable, OfferedTrack {
     /// NAME.
     public var name: String
     /// LANGUAGE, if given.

@@ -23,7 +23,7 @@ extension MediaPlayer {
         for issue in refused {
             // Audio left out is media missing (a video-only variant then plays silent): said as a warning.
             report.damage.append(issue)
-            notify(.networkError, metadata: ["DESCRIPTION": issue, "CONTENT": "alternateAudio"], now: now)
+            warnAlternateAudio(["DESCRIPTION": issue], now: now)
         }
         audio.options = options
         audio.choice = configuration.audio
@@ -33,8 +33,7 @@ extension MediaPlayer {
         if audio.selected == nil {
             // A video-only variant would play silent: the default rendition plays instead, and that is said.
             let fallback = AudioChoice.automatic.pick(from: options)
-            let offered = options.map { "\($0.name) (\($0.language ?? "no language"))" }.joined(separator: ", ")
-            let issue = "no audio rendition is named \(configuration.audio) or has that language; offered: \(offered); "
+            let issue = "no audio rendition is named \(configuration.audio) or has that language; offered: \(options.offered); "
                 + (fallback.map { "\(options[$0].name) plays" } ?? "the variant's own audio plays")
             report.audio?.issues.append(issue)
             report.audio?.selected = fallback
@@ -45,19 +44,25 @@ extension MediaPlayer {
         notify(.audioTrackChange, metadata: ["NAME": option.name, "LANGUAGE": option.language ?? "", "URL": option.url ?? ""], now: now)
         guard let url = option.url else { return }
         do {
-            let transfer = try await fetchInLine(url)
-            record(transfer)
-            guard case let .media(playlist) = try parse(transfer) else {
-                throw PlayheadError.unexpectedPlaylist(url: url, detail: "an audio rendition's URI gave a multivariant playlist")
-            }
+            let playlist = try mediaPlaylist(in: try await fetchInLine(url), detail: Self.renditionGaveMultivariant)
             state.audio = makeAudioLane(option, playlist: playlist, now: driver.now)
         } catch {
             let issue = "\(url): \(error); the variant's own audio plays (none in a video-only variant)"
             report.audio?.issues.append(issue)
             report.damage.append(issue)
-            // The guide's warnings say where a problem was: here, in the alternate audio.
-            notify(.networkError, metadata: ["DESCRIPTION": issue, "URL": url, "CONTENT": "alternateAudio"], now: driver.now)
+            warnAlternateAudio(["DESCRIPTION": issue, "URL": url], now: driver.now)
         }
+    }
+
+    /// What an audio rendition's URI that gave a multivariant playlist is called.
+    static let renditionGaveMultivariant = "an audio rendition's URI gave a multivariant playlist"
+
+    /// A NETWORK_ERROR warning about the alternate audio (the guide's warnings say where a problem was:
+    /// metadata CONTENT alternateAudio).
+    private func warnAlternateAudio(_ metadata: [String: String], now: Double) {
+        var metadata = metadata
+        metadata["CONTENT"] = "alternateAudio"
+        notify(.networkError, metadata: metadata, now: now)
     }
 
     /// The state of rendition `option` whose media playlist is `playlist`.
@@ -78,8 +83,7 @@ extension MediaPlayer {
             return
         }
         guard let index = choice.pick(from: options) else {
-            let offered = options.map { "\($0.name) (\($0.language ?? "no language"))" }.joined(separator: ", ")
-            let issue = "no audio rendition is named \(choice) or has that language; offered: \(offered); the rendition playing goes on"
+            let issue = "no audio rendition is named \(choice) or has that language; offered: \(options.offered); the rendition playing goes on"
             report.audio?.issues.append(issue)
             bus.post(.custom(name: "audioRenditionNotFound", payload: ["choice": "\(choice)", "description": issue]))
             return
@@ -96,30 +100,21 @@ extension MediaPlayer {
             audioRenditionChanged(to: index, choice: choice, now: now)
             return
         }
-        let id = nextTransferID()
-        state.transfers[id] = .audioRenditionPlaylist(index: index)
         report.audio?.choice = choice
-        let network = self.network
-        await driver.start(id) { startedAt in
-            do throws(PlayheadError) { return .success(try await network.fetch(url, range: nil, at: startedAt)) } catch { return .failure(error) }
-        }
+        await startPlaylistFetch(url, as: .audioRenditionPlaylist(index: index))
     }
 
     /// The playlist of a selected rendition came: it plays from the playhead on.
     func selectedAudioPlaylistArrived(_ result: TransferResult, index: Int, now: Double) {
         guard let option = report.audio?.options[index], let url = option.url else { return }
         do {
-            let transfer = try result.get()
-            record(transfer)
-            guard case let .media(playlist) = try parse(transfer) else {
-                throw PlayheadError.unexpectedPlaylist(url: url, detail: "an audio rendition's URI gave a multivariant playlist")
-            }
+            let playlist = try mediaPlaylist(in: try result.get(), detail: Self.renditionGaveMultivariant)
             state.audio = makeAudioLane(option, playlist: playlist, now: now)
             audioRenditionChanged(to: index, choice: report.audio?.choice ?? .automatic, now: now)
         } catch {
             let issue = "\(url): \(error); the rendition playing goes on"
             report.audio?.issues.append(issue)
-            notify(.networkError, metadata: ["DESCRIPTION": issue, "URL": url, "CONTENT": "alternateAudio"], now: now)
+            warnAlternateAudio(["DESCRIPTION": issue, "URL": url], now: now)
         }
     }
 
@@ -149,13 +144,30 @@ extension MediaPlayer {
         }
     }
 
+    /// Whether the alternate audio of content segment `tracked`'s time comes first: an audio segment of its
+    /// time is to be loaded (started now: the segment carries its audio), or, live, the audio playlist does
+    /// not list its time yet (the segment waits for the reload).
+    func loadsAudioFirst(before tracked: TrackedSegment) async -> Bool {
+        guard state.audio != nil else { return false }
+        if let audio = audioSegmentWanted(before: tracked) {
+            await startAudioSegment(audio)
+            return true
+        }
+        return audioPlaylistBehind(tracked)
+    }
+
+    /// Whether `tracked` is the last segment of a content playlist that has ended.
+    func isLastContentSegment(_ tracked: TrackedSegment) -> Bool {
+        state.tracker.map { $0.endListSeen && $0.segments.last?.mediaSequence == tracked.mediaSequence } ?? false
+    }
+
     /// The audio segment to load before content segment `tracked` (one of its time not loaded yet), or nil.
     func audioSegmentWanted(before tracked: TrackedSegment) -> TrackedSegment? {
         guard let lane = state.audio else { return nil }
         let offset = lane.playlistOffset
         // At the item's last segment, every audio segment left (audio may run a little past the video's
         // playlist time, and its last frame was never fetched).
-        let isLast = state.tracker.map { $0.endListSeen && $0.segments.last?.mediaSequence == tracked.mediaSequence } ?? false
+        let isLast = isLastContentSegment(tracked)
         return lane.tracker.segments.first {
             !lane.loaded.contains($0.mediaSequence) && $0.endSeconds + offset > tracked.startSeconds + 0.001
                 && (isLast || $0.startSeconds + offset < tracked.endSeconds - 0.001)
@@ -182,10 +194,7 @@ extension MediaPlayer {
             report.audio?.segmentsLoaded += 1
             do {
                 let demuxed = try lane.demuxer.demux(transfer.body, discontinuity: tracked.segment.discontinuity)
-                for item in demuxed.damage {
-                    report.damage.append("\(transfer.url): \(item)")
-                    notify(.hlsSegmentError, metadata: ["URL": transfer.url, "DESCRIPTION": item.description], now: now)
-                }
+                reportDemuxDamage(demuxed, url: transfer.url, now: now)
                 let pending = PendingAudio(mediaSequence: mediaSequence, segment: demuxed)
                 let at = lane.pending.firstIndex { $0.mediaSequence > mediaSequence } ?? lane.pending.endIndex
                 lane.pending.insert(pending, at: at)
@@ -195,9 +204,7 @@ extension MediaPlayer {
                 notify(.hlsSegmentError, metadata: ["URL": transfer.url, "DESCRIPTION": error.description], now: now)
             }
         case let .failure(error):
-            var metadata = notification(for: error, now: now).metadata
-            metadata["CONTENT"] = "alternateAudio"
-            bus.post(.notification(PlayerNotification.make(.networkError, metadata: metadata, playerTime: now)))
+            warnAlternateAudio(notification(for: error, now: now).metadata, now: now)
             lane.failures += 1
             if lane.failures > configuration.fetchRetries {
                 lane.failures = 0
@@ -227,8 +234,7 @@ extension MediaPlayer {
             }
         }
         let shift = lane.shiftSeconds ?? 0
-        let tracker = state.tracker
-        let isLast = tracker.map { $0.endListSeen && $0.segments.last?.mediaSequence == tracked.mediaSequence } ?? false
+        let isLast = isLastContentSegment(tracked)
         let lower = lane.fresh ? -Double.infinity : span.start - Self.audioJoinSlackSeconds
         var upper = isLast ? Double.infinity : span.end
         if let clipEnd { upper = min(upper, span.start + clipEnd - tracked.startSeconds) }
@@ -308,9 +314,7 @@ extension MediaPlayer {
                 let issue = "\(lane.option.url ?? lane.option.name): the live audio playlist stopped changing; the video plays on without its audio"
                 report.audio?.issues.append(issue)
                 report.damage.append(issue)
-                var metadata = ["DESCRIPTION": issue, "CONTENT": "alternateAudio"]
-                if let url = lane.option.url { metadata["URL"] = url }
-                notify(.networkError, metadata: metadata, now: driver.now)
+                warnAlternateAudio(["DESCRIPTION": issue, "URL": lane.option.url ?? ""].filter { !$0.value.isEmpty }, now: driver.now)
             }
             return false
         }
@@ -336,10 +340,7 @@ extension MediaPlayer {
         defer { state.audio = lane }
         do {
             let transfer = try result.get()
-            record(transfer)
-            guard case let .media(playlist) = try parse(transfer) else {
-                throw PlayheadError.unexpectedPlaylist(url: transfer.url, detail: "a reload gave a multivariant playlist")
-            }
+            let playlist = try mediaPlaylist(in: transfer, detail: "a reload gave a multivariant playlist")
             let update = lane.tracker.update(with: playlist, loadedAt: now)
             bus.post(.playlistLoaded(url: transfer.url, segments: playlist.segments.count, changed: update.changed))
             if update.changed { lane.stuckSaid = false }
@@ -348,15 +349,8 @@ extension MediaPlayer {
         } catch {
             lane.reloadFailures += 1
             lane.reloadRetryAt = now + lane.tracker.targetDurationSeconds / 2
-            var metadata = notification(for: error, now: now).metadata
-            metadata["CONTENT"] = "alternateAudio"
-            bus.post(.notification(PlayerNotification.make(.networkError, metadata: metadata, playerTime: now)))
+            warnAlternateAudio(notification(for: error, now: now).metadata, now: now)
             report.audio?.issues.append("\(error)")
         }
-    }
-
-    /// Whether an audio segment is being fetched.
-    var audioTransferUnderWay: Bool {
-        state.transfers.values.contains { if case .audioSegment = $0 { return true } else { return false } }
     }
 }

@@ -204,12 +204,7 @@ extension MediaPlayer {
             } else if let cursor = state.adCursor {
                 await startAdSegment(cursor, attempt: 0, now: now)
             } else if state.pendingSwitch == nil, state.failover == nil, let sequence = state.nextSequence, let tracked = tracker.segment(mediaSequence: sequence),
-                      !awaitsResolution(before: sequence), audioSegmentWanted(before: tracked) != nil || audioPlaylistBehind(tracked) {
-                // The alternate audio of the segment's time comes first: the segment carries it (live, its
-                // playlist may not list it yet: the segment waits for the reload).
-                if let audio = audioSegmentWanted(before: tracked) { await startAudioSegment(audio) }
-            } else if state.pendingSwitch == nil, state.failover == nil, let sequence = state.nextSequence, tracker.segment(mediaSequence: sequence) != nil,
-                      !awaitsResolution(before: sequence) {
+                      !awaitsResolution(before: sequence), await !loadsAudioFirst(before: tracked) {
                 let decided = state.firstSegmentRungChosen ? nil : decideVariant(now: now)
                 state.firstSegmentRungChosen = false
                 if let index = decided {
@@ -236,8 +231,8 @@ extension MediaPlayer {
         }
     }
 
-    /// Starts fetching the playlist at `url` as the transfer `purpose` (a reload, a rung's playlist,
-    /// a backup's).
+    /// Starts fetching the whole resource at `url` as the transfer `purpose`: a playlist (a reload, a rung's,
+    /// a backup's, a rendition's) or a sidecar WebVTT file.
     func startPlaylistFetch(_ url: String, as purpose: PendingTransfer) async {
         let id = nextTransferID()
         state.transfers[id] = purpose
@@ -427,13 +422,7 @@ extension MediaPlayer {
             // rendition's are not: the framemd5 of the video is FFmpeg's of the video playlist.
             if let onPacket { demuxed.packets.forEach(onPacket) }
             if placement.source == .content, state.audio != nil { demuxed = joiningAudio(demuxed, tracked: tracked, clipEnd: placement.clipEnd) }
-            // What the demuxer met inside a segment it could still read (corrupt or cut packets):
-            // recorded as `frames` records it (it was dropped, and the lost media went unreported).
-            var said = Set<String>()
-            for item in demuxed.damage where said.insert(item.description).inserted {
-                report.damage.append("\(transfer.url): \(item)")
-                notify(.hlsSegmentError, metadata: ["URL": transfer.url, "DESCRIPTION": item.description], now: now)
-            }
+            reportDemuxDamage(demuxed, url: transfer.url, now: now)
             let master: MediaKind = demuxed.streams.contains { $0.kind == .video } ? .video : .audio
             if placement.source == .content {
                 // An audio-only rendition: its audio paces playback (it failed with "gave no video").
@@ -520,6 +509,24 @@ extension MediaPlayer {
                 state.endLoaded = true
             }
         }
+    }
+
+    /// What the demuxer met inside a segment it could still read (corrupt or cut packets), each once:
+    /// recorded as `frames` records it (it was dropped, and the lost media went unreported).
+    func reportDemuxDamage(_ demuxed: DemuxedSegment, url: String, now: Double) {
+        var said = Set<String>()
+        for item in demuxed.damage where said.insert(item.description).inserted {
+            report.damage.append("\(url): \(item)")
+            notify(.hlsSegmentError, metadata: ["URL": url, "DESCRIPTION": item.description], now: now)
+        }
+    }
+
+    /// The media playlist a playlist transfer brought (recorded), or an error when it is a multivariant one
+    /// (`detail` says what it was fetched as).
+    func mediaPlaylist(in transfer: NetworkTransfer, detail: String) throws(PlayheadError) -> MediaPlaylist {
+        record(transfer)
+        guard case let .media(playlist) = try parse(transfer) else { throw .unexpectedPlaylist(url: transfer.url, detail: detail) }
+        return playlist
     }
 
     /// Counts a failed reload and puts the next one half a target duration later (it was retried

@@ -68,12 +68,14 @@ extension MediaPlayer {
             // reordering, frame threads) belong to the segment before and are placed by its anchor.
             if previous.placement.source != segment.placement.source || previous.anchorKey != segment.anchorKey {
                 drainDecoder(of: previous, now: now)
-            } else if state.audio != nil, decoder(for: segment.placement.source).changesDecoders(segment.demuxed) {
-                // A rendition switch under a joined audio rendition: only the video decoder changes; the audio
-                // one goes on (reset, its AAC state was lost and its frames were no longer FFmpeg's).
-                decoder(for: previous.placement.source).drainDecoders(unfitFor: segment.demuxed) { queueFrame($0, from: previous, now: now) }
             } else if decoder(for: segment.placement.source).changesDecoders(segment.demuxed) {
-                drainDecoder(of: previous, now: now)
+                if state.audio != nil {
+                    // A rendition switch under a joined audio rendition: only the video decoder changes; the
+                    // audio one goes on (reset, its AAC state was lost and its frames were no longer FFmpeg's).
+                    decoder(for: previous.placement.source).drainDecoders(unfitFor: segment.demuxed) { queueFrame($0, from: previous, now: now) }
+                } else {
+                    drainDecoder(of: previous, now: now)
+                }
             }
         }
         if segment.skipVideoUntilKeyframe, packet.kind == .video {

@@ -38,8 +38,7 @@ extension MediaPlayer {
             ]))
         }
         if case let .track(wanted) = choice, subtitles.selected == nil {
-            let offered = options.map { "\($0.name) (\($0.language ?? "no language"))" }.joined(separator: ", ")
-            let issue = "no subtitle track is named \(wanted) or has that language; offered: \(offered.isEmpty ? "none" : offered)"
+            let issue = "no subtitle track is named \(wanted) or has that language; offered: \(options.offered)"
             subtitles.issues.append(issue)
             notify(.subtitleTrackChangeFail, metadata: ["DESCRIPTION": issue], now: now)
         }
@@ -55,8 +54,7 @@ extension MediaPlayer {
         let options = report.subtitles?.options ?? []
         let index = choice.pick(from: options)
         if case let .track(wanted) = choice, index == nil {
-            let offered = options.map { "\($0.name) (\($0.language ?? "no language"))" }.joined(separator: ", ")
-            let issue = "no subtitle track is named \(wanted) or has that language; offered: \(offered.isEmpty ? "none" : offered)"
+            let issue = "no subtitle track is named \(wanted) or has that language; offered: \(options.offered)"
             report.subtitles?.issues.append(issue)
             notify(.subtitleTrackChangeFail, metadata: ["DESCRIPTION": issue], now: now)
             return
@@ -121,16 +119,10 @@ extension MediaPlayer {
     }
 
     private func startSubtitleFetch(url: String, segment: TrackedSegment?) async {
+        guard let segment else { return await startPlaylistFetch(url, as: .subtitleFile(mediaSequence: nil)) }
         let id = nextTransferID()
-        state.transfers[id] = .subtitleFile(mediaSequence: segment?.mediaSequence)
-        if let segment {
-            await fetch(segment.segment, baseURL: url, id: id)
-        } else {
-            let network = self.network
-            await driver.start(id) { startedAt in
-                do throws(PlayheadError) { return .success(try await network.fetch(url, range: nil, at: startedAt)) } catch { return .failure(error) }
-            }
-        }
+        state.transfers[id] = .subtitleFile(mediaSequence: segment.mediaSequence)
+        await fetch(segment.segment, baseURL: url, id: id)
     }
 
     /// Takes in the subtitle playlist: the first load, or a live reload.
@@ -139,12 +131,7 @@ extension MediaPlayer {
         defer { state.subtitles = track }
         let playlist: MediaPlaylist
         do {
-            let transfer = try result.get()
-            record(transfer)
-            guard case let .media(media) = try parse(transfer) else {
-                throw PlayheadError.unexpectedPlaylist(url: transfer.url, detail: "a subtitle track's URI gave a multivariant playlist")
-            }
-            playlist = media
+            playlist = try mediaPlaylist(in: try result.get(), detail: "a subtitle track's URI gave a multivariant playlist")
         } catch {
             track.reloadFailures += 1
             let named = "\(error)".contains(track.option.url)
@@ -259,8 +246,7 @@ extension MediaPlayer {
     private func addCues(_ cues: [(cue: WebVTTCue, start: Double, end: Double)], to track: inout SubtitleTrackState) {
         var added = 0
         // To the microsecond: a 90 kHz tick is 11 µs, and the float sums of the mapping leave noise below it.
-        let micro = { (seconds: Double) in (seconds * 1e6).rounded() / 1e6 }
-        for (cue, start, end) in cues.map({ ($0.cue, micro($0.start), micro($0.end)) }) {
+        for (cue, start, end) in cues.map({ ($0.cue, Self.micro($0.start), Self.micro($0.end)) }) {
             guard end > start else {
                 noteSubtitleIssue(String(format: "cue %@ at %.3f s dropped: it ends at or before its start", cue.id.isEmpty ? "\"\(cue.plainText.prefix(30))\"" : cue.id, start))
                 continue
@@ -300,15 +286,10 @@ extension MediaPlayer {
         let leaving = track.showing.values.filter { showing in
             guard let content else { return true }
             return !(content + slack >= showing.cue.startSeconds && content + slack < showing.cue.endSeconds)
-        }.sorted { ($0.cue.startSeconds, $0.index) < ($1.cue.startSeconds, $1.index) }
-        for showing in leaving {
-            track.showing[showing.cue.id] = nil
-            report.subtitles?.shown[showing.index].hiddenAtPosition = Self.micro(position)
-            report.subtitles?.shown[showing.index].hiddenAtSeconds = now
-            bus.post(.subtitleCueEnded(showing.cue))
         }
+        hide(leaving, of: &track, at: position, now: now)
         guard let content, state.clockRunning else { return }
-        let from = track.firstCue(startingAtOrAfter: content + slack - track.longestCueSeconds)
+        let from = track.firstCue(startingAfter: content + slack - track.longestCueSeconds, orAt: true)
         let to = track.firstCue(startingAfter: content + slack)
         guard from < to else { return }
         for cue in track.cues[from..<to] where track.showing[cue.id] == nil && content + slack < cue.endSeconds {
@@ -361,12 +342,18 @@ extension MediaPlayer {
     func hideSubtitles(at position: Double, now: Double) {
         guard var track = state.subtitles, !track.showing.isEmpty else { return }
         defer { state.subtitles = track }
-        for showing in track.showing.values.sorted(by: { ($0.cue.startSeconds, $0.index) < ($1.cue.startSeconds, $1.index) }) {
+        hide(Array(track.showing.values), of: &track, at: position, now: now)
+    }
+
+    /// Hides `cues` of those showing, in the order they started: their records get the playhead's
+    /// `position` and the session time, and each a `subtitleCueEnded` event.
+    private func hide(_ cues: [(index: Int, cue: SubtitleCue)], of track: inout SubtitleTrackState, at position: Double, now: Double) {
+        for showing in cues.sorted(by: { ($0.cue.startSeconds, $0.index) < ($1.cue.startSeconds, $1.index) }) {
+            track.showing[showing.cue.id] = nil
             report.subtitles?.shown[showing.index].hiddenAtPosition = Self.micro(position)
             report.subtitles?.shown[showing.index].hiddenAtSeconds = now
             bus.post(.subtitleCueEnded(showing.cue))
         }
-        track.showing = [:]
     }
 
     /// The session time of the next cue start or end the playhead reaches (nil: none, or the clock stopped).

@@ -44,6 +44,21 @@ public enum SubtitleChoice: Sendable, Equatable, TrackChoiceSpelling {
     }
 }
 
+/// A track a choice picks among: an audio rendition or a subtitle track, known by name and language.
+public protocol OfferedTrack {
+    /// NAME.
+    var name: String { get }
+    /// LANGUAGE, if given.
+    var language: String? { get }
+}
+
+extension Array where Element: OfferedTrack {
+    /// The tracks as a choice that matched none lists them: `English (en), Deutsch (no language)`, or `none`.
+    var offered: String {
+        isEmpty ? "none" : map { "\($0.name) (\($0.language ?? "no language"))" }.joined(separator: ", ")
+    }
+}
+
 /// A track choice written as one word on the command line and in JSON (`auto`, `off`, a name or a language).
 public protocol TrackChoiceSpelling: Codable, CustomStringConvertible {
     /// Reads the command-line spelling.
@@ -84,7 +99,7 @@ extension TrackChoiceSpelling {
 
 /// A subtitle track a session may show: an EXT-X-MEDIA TYPE=SUBTITLES rendition of the variant's group,
 /// or a sidecar WebVTT file given with the item.
-public struct SubtitleOption: Sendable, Equatable, Codable {
+public struct SubtitleOption: Sendable, Equatable, Codable, OfferedTrack {
     /// Where the track comes from.
     public enum Source: String, Sendable, Codable {
         /// A subtitle media playlist of WebVTT segments (EXT-X-MEDIA).

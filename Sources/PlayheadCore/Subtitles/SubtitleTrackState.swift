@@ -35,22 +35,14 @@ struct SubtitleTrackState {
     /// The longest cue known, seconds (how far back from the playhead a cue may start and still show).
     var longestCueSeconds = 0.0
 
-    /// The index of the first cue (sorted by start) whose start is at or after `seconds`.
-    func firstCue(startingAtOrAfter seconds: Double) -> Int {
+    /// The index of the first cue (sorted by start) whose start is after `seconds` (or at it, with `orAt`);
+    /// the count when none is.
+    func firstCue(startingAfter seconds: Double, orAt: Bool = false) -> Int {
         var low = 0, high = cues.count
         while low < high {
             let middle = (low + high) / 2
-            if cues[middle].startSeconds < seconds { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
-
-    /// The index of the first cue (sorted by start) whose start is after `seconds`.
-    func firstCue(startingAfter seconds: Double) -> Int {
-        var low = 0, high = cues.count
-        while low < high {
-            let middle = (low + high) / 2
-            if cues[middle].startSeconds <= seconds { low = middle + 1 } else { high = middle }
+            let start = cues[middle].startSeconds
+            if start < seconds || (!orAt && start == seconds) { low = middle + 1 } else { high = middle }
         }
         return low
     }

@@ -1,17 +1,6 @@
-/// Why a text is not a WebVTT file at all. Only a missing or malformed `WEBVTT` signature is
-/// fatal; every other problem is a ``WebVTTIssue`` in the parsed document.
-public struct WebVTTError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The 1-based line of the problem (always 1 for a missing signature).
-    public var line: Int
-    /// What is wrong.
-    public var message: String
+/// Why a text is not a WebVTT file at all: an issue at line 1 (`line 1: missing WEBVTT signature`).
+/// Only a missing or malformed `WEBVTT` signature is fatal; every other problem is a ``WebVTTIssue`` in
+/// the parsed document, of the same shape (a 1-based line and what was wrong).
+public typealias WebVTTError = WebVTTIssue
 
-    /// An error at a 1-based line.
-    public init(line: Int, message: String) {
-        self.line = line
-        self.message = message
-    }
-
-    /// `line N: message`, e.g. `line 1: missing WEBVTT signature`.
-    public var description: String { "line \(line): \(message)" }
-}
+extension WebVTTIssue: Error {}
