@@ -131,6 +131,14 @@ struct Play: AsyncParsableCommand {
             help: "URL[,LANGUAGE[,NAME]] — a WebVTT file offered as a subtitle track beside the item's own, its times in content seconds (repeatable; choose it with --subtitles).")
     var sidecarSubtitles: [String] = []
 
+    @Option(name: .customLong("blackout-tag"),
+            help: "The playlist tag that signals blackouts, with its # and quoted for the shell, e.g. '#EXT-X-BLACKOUT' (value START or END, alone or as TYPE=) or '#EXT-OATCLS-SCTE35' (an SCTE-35 cue restricting web delivery starts one). Needs --blackout-alternate.")
+    var blackoutTag: String?
+
+    @Option(name: .customLong("blackout-alternate"),
+            help: "VOD playlist (URL or path; relative to the item's URL) played, looped, in place of the content during a blackout; the content's playlist is reloaded meanwhile, and playback returns to it at the end tag.")
+    var blackoutAlternate: String?
+
     @Flag(help: "Virtual clock: play a VOD media playlist as a live window that grows with session time.")
     var simulateLive = false
 
@@ -149,6 +157,12 @@ struct Play: AsyncParsableCommand {
         if framemd5 != nil, mode == .demux { throw ValidationError("--framemd5 hashes decoded frames; --mode demux decodes none (use decode or keyframes)") }
         if variant != nil, maxBandwidth != nil { throw ValidationError("give --variant or --max-bandwidth, not both") }
         do { _ = try TimedMetadataScanner(tags: subscribedTags) } catch { throw ValidationError("--subscribe-tag: \(error)") }
+        if (blackoutTag == nil) != (blackoutAlternate == nil) {
+            throw ValidationError("--blackout-tag and --blackout-alternate go together: the tag that signals a blackout, and what plays during it")
+        }
+        if let blackoutTag {
+            do { try BlackoutSettings(tag: blackoutTag, alternateURL: "").validate() } catch { throw ValidationError("--blackout-tag: \(error)") }
+        }
         for (option, value) in [("--audio", audio), ("--subtitles", subtitles)] where value.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("\(option) needs auto\(option == "--subtitles" ? ", off" : ""), or a track's name or language")
         }
@@ -274,6 +288,12 @@ struct Play: AsyncParsableCommand {
         configuration.hashFrames = framemd5 != nil
         configuration.perFrameEvents = frameEvents
         configuration.subscribedTags = subscribedTags
+        if let blackoutTag, let blackoutAlternate {
+            let alternate = blackoutAlternate.contains("://") ? blackoutAlternate
+                : FileManager.default.fileExists(atPath: blackoutAlternate) ? ResourceURL.fromArgument(blackoutAlternate)
+                : (try? ResourceURL.resolve(blackoutAlternate, against: url)) ?? blackoutAlternate
+            configuration.blackout = BlackoutSettings(tag: blackoutTag, alternateURL: alternate)
+        }
         configuration.subtitles = SubtitleChoice(subtitles)
         configuration.audio = AudioChoice(audio)
         configuration.sidecarSubtitles = sidecarSubtitles.map { text in

@@ -24,6 +24,7 @@ extension MediaPlayer {
             metadata.id = TimedMetadata.unique(metadata.id, in: &state.timedMetadataIDs)
             report.timedMetadata.append(metadata)
             bus.post(.timedMetadata(metadata))
+            noteBackgroundMetadata(metadata)
         }
     }
 

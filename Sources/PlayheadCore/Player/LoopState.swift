@@ -187,6 +187,16 @@ struct LoopState {
     var timedMetadataIDs: Set<String> = []
     /// Timed-ID3 packets already reported (media sequence, PTS, bytes).
     var id3Seen: Set<String> = []
+    /// The alternate content's playlists, fetched once at load when blackouts are on (nil: none, or failed).
+    var alternate: AdPlaylists?
+    /// Why the alternate content could not be loaded (blackouts then leave the main content on).
+    var alternateFailure: String?
+    /// Blackout tags already read (media sequence and value).
+    var blackoutTagsSeen: Set<String> = []
+    /// Index in the report's blackouts by break id (`blackout:<id>`).
+    var blackoutIndex: [String: Int] = [:]
+    /// The break id of the blackout whose end tag has not come yet.
+    var openBlackout: String?
     /// Loading inside an ad break (nil: loading content).
     var adCursor: AdLoadCursor?
     /// Timeline seconds = content seconds + contentOffset for the content being loaded.

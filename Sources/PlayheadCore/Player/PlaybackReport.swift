@@ -121,6 +121,8 @@ public struct PlaybackReport: Sendable, Codable {
     /// Every subscribed tag identified, in the order its `timedMetadata` event was posted (the PSDK's
     /// `timedMetadataCollection`); empty when no tag is subscribed.
     public var timedMetadata: [TimedMetadata] = []
+    /// Every blackout met (with `--blackout-tag`), in the order its start tag was found.
+    public var blackouts: [BlackoutRecord] = []
     /// The audio renditions offered (the variants' AUDIO group), the one played and its problems (nil
     /// when the variants name no AUDIO group).
     public var audio: AudioReport?

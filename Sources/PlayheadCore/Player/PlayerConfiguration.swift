@@ -86,6 +86,8 @@ public struct PlayerConfiguration: Sendable {
     /// a `timedMetadata` event the first time each is seen, on the first load and on every reload.
     /// Names without `#` are refused by ``TimedMetadataScanner/init(tags:)`` (the player skips them).
     public var subscribedTags: [String] = []
+    /// Blackouts: the tag that signals them and the alternate content played meanwhile (nil: none).
+    public var blackout: BlackoutSettings?
     /// Which audio rendition plays when the variants name an AUDIO group (default: DEFAULT=YES, else the first).
     public var audio: AudioChoice = .automatic
     /// Which subtitle track shows (default: the DEFAULT=YES one, else a FORCED=YES one, else none).

@@ -109,6 +109,7 @@ extension MediaPlayer {
         // starts in its segment before (a preroll), not on pictures that reference the other rung's.
         state.needsKeyframe = true
         reportTimedMetadata(tracker, listed: playlist.segments.count)
+        updateBlackouts(tracker, listed: playlist.segments.count, now: now)
         if !tracker.isLive { state.variantPlaylists[index] = (playlist, url) }
         qos.setProfileBitrate(to)
         // The event and its notification carry one time (on the real clock the driver's has moved on).

@@ -118,6 +118,12 @@ extension MediaPlayer {
         // Forward past the end of a live window's seekable range while the playhead is already nearer the
         // edge than that end (it stops three target durations short): the playhead stays, not go back.
         if requested >= from, target < from { target = from }
+        // A blackout's range is not seekable: a target inside it lands at its end.
+        if !report.blackouts.isEmpty {
+            let content = state.timeline.localSeconds(atVirtual: target)
+            let adjusted = blackoutSeekTarget(content)
+            if adjusted != content { target = min(state.timeline.virtualSeconds(forContent: adjusted), range.upperBound) }
+        }
         let landing = target
         bus.post(.seekStarted(from: from, to: target))
         notify(.seekStart, metadata: [:], now: now)
@@ -208,7 +214,9 @@ extension MediaPlayer {
         if let last = state.lastPresented[masterKind], case let .ad(breakId, adIndex) = last.source {
             // An ad (and break) that completed at a stall before the seek is not left again.
             leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: last.stamp, completed: false)
-            if state.breaksEndedEarly.remove(breakId) == nil, let index = state.timeline.index(ofBreak: breakId) {
+            if isBlackout(breakId) {
+                leaveBreak(breakId)
+            } else if state.breaksEndedEarly.remove(breakId) == nil, let index = state.timeline.index(ofBreak: breakId) {
                 bus.post(.adBreakCompleted(breakId: breakId, breakIndex: index))
             }
         }

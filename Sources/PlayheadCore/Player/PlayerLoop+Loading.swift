@@ -86,6 +86,10 @@ extension MediaPlayer {
             setStatus(.initialized, now: driver.now)
             reportTimedMetadata(tracker, listed: media.segments.count)
             await detectOpportunities(now: driver.now)
+            if configuration.blackout != nil {
+                await loadAlternateContent()
+                updateBlackouts(tracker, listed: media.segments.count, atLoad: true, now: driver.now)
+            }
             let start: (seconds: Double, mediaSequence: Int)
             if let requested = configuration.startSeconds, let segment = tracker.segment(containing: requested) {
                 start = (requested, segment.mediaSequence)
@@ -266,6 +270,8 @@ extension MediaPlayer {
     func startAdSegment(_ cursor: AdLoadCursor, attempt: Int, now: Double) async {
         guard let asset = state.adAssets[cursor.breakId]?[cursor.adIndex],
               let tracked = asset.tracker.segment(mediaSequence: cursor.mediaSequence) else { return }
+        // An open blackout's alternate content waits at the end of what the main playlist lists.
+        if blackoutHolds(cursor, segmentEndSeconds: tracked.endSeconds) { return }
         let id = nextTransferID()
         state.transfers[id] = .adSegment(cursor, attempt: attempt)
         await fetch(tracked.segment, baseURL: asset.mediaURL, id: id)
@@ -532,6 +538,7 @@ extension MediaPlayer {
     /// Counts a failed reload and puts the next one half a target duration later (it was retried
     /// every turn, hundreds of times a second, and on the virtual clock the session never ended).
     private func reloadFailed(_ error: any Error, now: Double) {
+        noteBackgroundReloadFailure(error, url: state.mediaURL)
         let wait = (state.tracker?.targetDurationSeconds ?? 2) / 2
         state.reloadFailures = ((state.reloadFailures?.count ?? 0) + 1, "\(error)", now + wait)
     }
@@ -568,6 +575,7 @@ extension MediaPlayer {
             reportTimedMetadata(tracker, listed: playlist.segments.count)
             await detectOpportunities(now: now)
         }
+        updateBlackouts(tracker, listed: playlist.segments.count, now: now)
         let inBreak = state.adCursor != nil || state.contentResume != nil
         if state.nextSequence == nil, !state.endLoaded, !inBreak, let last = tracker.segments.last {
             state.nextSequence = last.mediaSequence + 1

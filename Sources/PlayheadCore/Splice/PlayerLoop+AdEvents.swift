@@ -27,7 +27,11 @@ extension MediaPlayer {
                         recordBoundary(breakId, master ? \.lastContentBefore : \.lastContentAudioBefore, previous.stamp)
                     }
                     recordBoundary(breakId, master ? \.firstAd : \.firstAdAudio, stamp)
-                    if master { enterBreakPresentation(breakId) }
+                    if master, isBlackout(breakId) {
+                        blackoutStarted(breakId, frame: stamp, now: eventTime.turn ?? driver.now)
+                    } else if master {
+                        enterBreakPresentation(breakId)
+                    }
                 }
                 if master { startAd(breakId: breakId, adIndex: adIndex, frame: stamp) }
             }
@@ -61,7 +65,7 @@ extension MediaPlayer {
     /// not out yet): the ad completes at its end, and its break with it when it was the last ad, not
     /// when the next frame comes seconds later. The boundary still records that next frame.
     func completeAdBeforeStall() {
-        guard let last = state.lastPresented[masterKind], case let .ad(breakId, adIndex) = last.source,
+        guard let last = state.lastPresented[masterKind], case let .ad(breakId, adIndex) = last.source, !isBlackout(breakId),
               !state.adsEndedEarly.contains(last.source),
               let info = adInfo(breakId: breakId, adIndex: adIndex, offset: last.stamp.sourceSeconds + last.stamp.durationSeconds,
                                 pts: last.stamp.ptsSeconds),
@@ -101,6 +105,7 @@ extension MediaPlayer {
 
     /// Leaves a break (nothing when it was already left at a stall after its last ad).
     func leaveBreak(_ breakId: String) {
+        if isBlackout(breakId) { blackoutEnded(breakId, now: eventTime.turn ?? driver.now); return }
         guard state.breaksEndedEarly.remove(breakId) == nil, let index = state.timeline.index(ofBreak: breakId) else { return }
         if let selector = adPolicySelector { state.timeline = selector.timeline(state.timeline, afterBreakCompleted: index) }
         bus.post(.adBreakCompleted(breakId: breakId, breakIndex: index))
@@ -108,6 +113,8 @@ extension MediaPlayer {
 
     private func startAd(breakId: String, adIndex: Int, frame: BoundaryFrame) {
         state.adProgressMark = (-1, 0, 0)
+        // A blackout's alternate content is not an ad: each play of it is counted, nothing is posted.
+        if let index = state.blackoutIndex[breakId] { report.blackouts[index].alternateLoops += 1; return }
         guard let info = adInfo(breakId: breakId, adIndex: adIndex, offset: frame.sourceSeconds, pts: frame.ptsSeconds) else { return }
         bus.post(.adStarted(info))
     }
@@ -115,6 +122,7 @@ extension MediaPlayer {
     /// Leaves an ad: completed when its last frame reached its end, else skipped; nothing when it was
     /// already left at a stall after its last frame (``completeAdBeforeStall()``).
     func leaveAd(breakId: String, adIndex: Int, lastFrame: BoundaryFrame, completed: Bool) {
+        guard !isBlackout(breakId) else { return }
         guard state.adsEndedEarly.remove(.ad(breakId: breakId, adIndex: adIndex)) == nil, let info = adInfo(breakId: breakId, adIndex: adIndex, offset: lastFrame.sourceSeconds + lastFrame.durationSeconds,
                                 pts: lastFrame.ptsSeconds) else { return }
         let reachedEnd = info.offsetSeconds >= info.durationSeconds - lastFrame.durationSeconds / 2
@@ -125,7 +133,7 @@ extension MediaPlayer {
     /// adProgress once per whole second of the ad, at the first frame at or past each quartile and at
     /// the first frame at or past each of the ad's VAST progress offsets.
     private func progress(breakId: String, adIndex: Int, frame: BoundaryFrame) {
-        guard let info = adInfo(breakId: breakId, adIndex: adIndex, offset: frame.sourceSeconds, pts: frame.ptsSeconds),
+        guard !isBlackout(breakId), let info = adInfo(breakId: breakId, adIndex: adIndex, offset: frame.sourceSeconds, pts: frame.ptsSeconds),
               info.durationSeconds > 0 else { return }
         let second = Int((info.offsetSeconds + 1e-9).rounded(.down))
         let quartile = min(3, Int((info.offsetSeconds / info.durationSeconds * 4 + 1e-9).rounded(.down)))

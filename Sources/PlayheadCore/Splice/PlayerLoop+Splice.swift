@@ -48,6 +48,7 @@ extension MediaPlayer {
     func contentPlacement(for sequence: Int, now: Double) -> Placement? {
         guard let tracked = state.tracker?.segment(mediaSequence: sequence) else { return nil }
         let from = state.contentClipStart ?? tracked.startSeconds
+        enterBlackoutJoinedInside(from: from)
         for adBreak in state.timeline.breaks where !state.breaksDone.contains(adBreak.id)
             && adBreak.contentSeconds < from - Self.spliceSlackSeconds && state.adAssets[adBreak.id]?.isEmpty == false {
             // Its cue went by before its ads were ready (live): content plays on.
@@ -55,7 +56,7 @@ extension MediaPlayer {
         }
         var placement = Placement(source: .content, offset: state.contentOffset, clipStart: state.contentClipStart, clipEnd: nil)
         // Normal playback reaching a break: the ad policy says whether it plays (the default: always).
-        while let adBreak = pendingBreak(from: from, before: tracked.endSeconds), let selector = adPolicySelector,
+        while let adBreak = pendingBreak(from: from, before: tracked.endSeconds), !isBlackout(adBreak.id), let selector = adPolicySelector,
               let index = state.timeline.index(ofBreak: adBreak.id),
               selector.planBreakReached(state.timeline, breakIndex: index, currentVirtual: adBreak.contentSeconds + state.contentOffset).breaksToPlay.isEmpty {
             state.breaksDone.insert(adBreak.id)
@@ -142,7 +143,7 @@ extension MediaPlayer {
         guard let tracked = asset.tracker.segment(mediaSequence: cursor.mediaSequence) else { return }
         recordSegment(transfer, mediaSequence: cursor.mediaSequence, now: now, estimatesContent: false)
         // Replacement: the break may not outlast the content it replaces; a longer ad is cut.
-        let budgetEnd: Double? = adBreak.replacedContentSeconds > 0 ? cursor.breakTimelineStart + adBreak.replacedContentSeconds : nil
+        let budgetEnd = budgetEnd(of: adBreak, cursor: cursor)
         let placement = Placement(source: .ad(breakId: cursor.breakId, adIndex: cursor.adIndex), offset: cursor.adTimelineStart,
                                   clipStart: nil, clipEnd: budgetEnd.map { $0 - cursor.adTimelineStart })
         // Once per ad: a seek back into the break loads its first segment again.
@@ -182,8 +183,7 @@ extension MediaPlayer {
         bus.post(.notification(Self.adNotification(.adInsertionFail, metadata: metadata, now: now)))
         guard let asset = state.adAssets[cursor.breakId]?[cursor.adIndex],
               let adBreak = state.timeline.breaks.first(where: { $0.id == cursor.breakId }) else { return }
-        let budgetEnd: Double? = adBreak.replacedContentSeconds > 0 ? cursor.breakTimelineStart + adBreak.replacedContentSeconds : nil
-        adFinishedLoading(cursor, asset: asset, budgetEnd: budgetEnd, now: now)
+        adFinishedLoading(cursor, asset: asset, budgetEnd: budgetEnd(of: adBreak, cursor: cursor), now: now)
     }
 
     /// The ad's last segment is in: the next ad starts where this one's media ends (cut to the budget).
@@ -198,12 +198,50 @@ extension MediaPlayer {
                                           adTimelineStart: end, breakTimelineStart: cursor.breakTimelineStart)
             return
         }
+        // A blackout outlasting its alternate content plays it again from its start.
+        if budgetLeft, let loop = nextAlternateLoop(after: cursor, endingAt: end, now: now) {
+            state.adCursor = loop
+            return
+        }
         exitBreak(cursor, timelineEnd: end, now: now)
+    }
+
+    /// A blackout just closed while its loading waited at the end of what the main playlist listed: when
+    /// the alternate content already reaches the end tag, loading goes back to the main content now.
+    func finishBlackoutLoadingIfDone(_ cursor: AdLoadCursor, now: Double) {
+        guard let adBreak = state.timeline.breaks.first(where: { $0.id == cursor.breakId }),
+              let asset = state.adAssets[cursor.breakId]?[cursor.adIndex],
+              let budgetEnd = budgetEnd(of: adBreak, cursor: cursor) else { return }
+        let loadedEnd = cursor.adTimelineStart + (asset.trueEndSeconds ?? 0)
+        let nextStart = asset.tracker.segment(mediaSequence: cursor.mediaSequence).map { cursor.adTimelineStart + $0.startSeconds }
+        guard (nextStart ?? loadedEnd) >= budgetEnd - Self.spliceSlackSeconds else { return }
+        if asset.trueEndSeconds == nil {
+            // Nothing of this play was loaded: the break ends where the previous play did.
+            state.timeline = state.timeline.keepingAds(upTo: cursor.adIndex, breakId: cursor.breakId)
+            exitBreak(AdLoadCursor(breakId: cursor.breakId, adIndex: max(0, cursor.adIndex - 1), mediaSequence: cursor.mediaSequence,
+                                   adTimelineStart: cursor.adTimelineStart, breakTimelineStart: cursor.breakTimelineStart),
+                      timelineEnd: min(cursor.adTimelineStart, budgetEnd), now: now)
+            return
+        }
+        adFinishedLoading(cursor, asset: asset, budgetEnd: budgetEnd, now: now)
+    }
+
+    /// A blackout the session joined (or sought) inside, past its start: it takes over from `from`, the
+    /// first content time loaded, rather than being passed as a break whose cue went by.
+    private func enterBlackoutJoinedInside(from: Double) {
+        for adBreak in state.timeline.breaks where isBlackout(adBreak.id) && !state.breaksDone.contains(adBreak.id)
+            && adBreak.contentSeconds < from - Self.spliceSlackSeconds
+            && (adBreak.id == state.openBlackout || adBreak.contentSeconds + adBreak.replacedContentSeconds > from + Self.spliceSlackSeconds) {
+            let end = adBreak.contentSeconds + adBreak.replacedContentSeconds
+            moveBreak(adBreak, to: from)
+            state.timeline = state.timeline.settingReplacedSeconds(max(0, end - from), breakId: adBreak.id)
+            if let index = state.blackoutIndex[adBreak.id] { report.blackouts[index].replacedFromSeconds = from }
+        }
     }
 
     /// Back to content after a break that ended at `timelineEnd`: at the cue (insertion) or at
     /// cue + duration (replacement), from the segment holding that point.
-    private func exitBreak(_ cursor: AdLoadCursor, timelineEnd: Double, now: Double) {
+    func exitBreak(_ cursor: AdLoadCursor, timelineEnd: Double, now: Double) {
         state.adCursor = nil
         guard let adBreak = state.timeline.breaks.first(where: { $0.id == cursor.breakId }) else { return }
         if let count = state.adAssets[cursor.breakId]?.count, count > 0 {
