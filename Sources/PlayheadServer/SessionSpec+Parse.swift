@@ -5,7 +5,7 @@ import PlayheadMedia
 extension SessionSpec {
     /// The fields the top level of a spec may have.
     static let topLevelFields: Set<String> = [
-        "url", "clock", "mode", "abr", "ads", "subscribedTags", "audio", "subtitles", "sidecarSubtitles", "dump", "durationSeconds", "startSeconds",
+        "url", "clock", "mode", "abr", "ads", "subscribedTags", "audio", "subtitles", "sidecarSubtitles", "blackout", "dump", "durationSeconds", "startSeconds",
         "rate", "autoplay", "bandwidthMegabitsPerSecond",
     ]
 
@@ -91,6 +91,15 @@ extension SessionSpec {
                 try validate(url: url, field: sidecar.path("url"))
                 return SidecarSubtitle(url: url, language: try sidecar.string("language"), name: try sidecar.string("name"))
             }
+        }
+        if let blackout = try r.object("blackout") {
+            try blackout.rejectUnknown(["tag", "alternateURL"])
+            guard let tag = try blackout.string("tag") else { throw .missingField(blackout.path("tag")) }
+            guard let alternate = try blackout.string("alternateURL") else { throw .missingField(blackout.path("alternateURL")) }
+            try validate(url: alternate, field: blackout.path("alternateURL"))
+            let settings = BlackoutSettings(tag: tag, alternateURL: alternate)
+            do { try settings.validate() } catch { throw .invalidField(blackout.path("tag"), error.description) }
+            spec.blackout = settings
         }
         if let dump = try r.object("dump") {
             try dump.rejectUnknown(["frameEvents"])

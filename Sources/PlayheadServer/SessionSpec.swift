@@ -86,6 +86,8 @@ public struct SessionSpec: Sendable, Codable, Equatable {
     public var subtitles: SubtitleChoice?
     /// WebVTT files offered as subtitle tracks beside the item's own (nil: none).
     public var sidecarSubtitles: [SidecarSubtitle]?
+    /// Blackouts: the tag that signals them and the VOD alternate content played meanwhile (nil: none).
+    public var blackout: BlackoutSettings?
     /// Extra outputs.
     public var dump = DumpSettings()
     /// Stop after this many seconds of session time (nil: until the item ends or a stop).
@@ -117,6 +119,7 @@ public struct SessionSpec: Sendable, Codable, Equatable {
         configuration.subtitles = subtitles ?? .automatic
         configuration.audio = audio ?? .automatic
         configuration.sidecarSubtitles = sidecarSubtitles ?? []
+        configuration.blackout = blackout
         if let minimum = abr.minBufferSeconds { configuration.buffer.minimumSeconds = minimum }
         if let maximum = abr.maxBufferSeconds { configuration.buffer.maximumSeconds = maximum }
         return configuration

@@ -129,6 +129,13 @@ enum PlaySummary {
             lines.append("  subtitles: \(track) of \(subtitles.options.count) offered; \(subtitles.cuesLoaded) cues loaded, \(subtitles.shown.count) shown"
                          + (subtitles.issues.isEmpty ? "" : "; \(subtitles.issues.count) issues (first: \(subtitles.issues[0]))"))
         }
+        for blackout in r.blackouts {
+            let end = blackout.endSeconds.map { String(format: "%.3f", $0) } ?? "open"
+            let shown = blackout.startedAtSessionSeconds == nil ? "alternate not shown"
+                : "alternate played \(blackout.alternateLoops)× from \(String(format: "%.3f", blackout.replacedFromSeconds)) s"
+            lines.append("  blackout \(blackout.id): \(String(format: "%.3f", blackout.startSeconds))–\(end) s, \(shown); "
+                         + "\(blackout.backgroundReloads) background reloads, \(blackout.backgroundErrors) failed")
+        }
         if let renditions = r.renditionsNotPlayed {
             lines.append("  not played (alternate renditions are not fetched): " + renditions.joined(separator: "; "))
         }

@@ -48,6 +48,14 @@ import Testing
         #expect(try JSONDecoder().decode(SessionSpec.self, from: JSONSerialization.data(withJSONObject: old)).url == "http://h/a.m3u8")
     }
 
+    @Test func blackoutFieldsAreRead() throws {
+        let spec = try parse(##"{"url": "http://h/a.m3u8", "blackout": {"tag": "#EXT-X-BLACKOUT", "alternateURL": "http://h/slate.m3u8"}}"##)
+        #expect(spec.blackout == BlackoutSettings(tag: "#EXT-X-BLACKOUT", alternateURL: "http://h/slate.m3u8"))
+        #expect(spec.playerConfiguration.blackout == spec.blackout)
+        #expect(try JSONDecoder().decode(SessionSpec.self, from: JSONEncoder().encode(spec)) == spec)
+        #expect(try parse(#"{"url": "http://h/a.m3u8"}"#).playerConfiguration.blackout == nil)
+    }
+
     @Test func errorsNameTheField() {
         let cases: [(String, String?)] = [
             (#"[1, 2]"#, nil), (#"{"url": "http://h/a", "abr": {"variant": 1.5}}"#, "abr.variant"),
@@ -68,6 +76,11 @@ import Testing
             (#"{"url": "http://h/a", "sidecarSubtitles": [{"url": "http://h/s.vtt"}, {"language": "en"}]}"#, "sidecarSubtitles[1].url"),
             (#"{"url": "http://h/a", "sidecarSubtitles": [{"url": "file:///etc/passwd"}]}"#, "sidecarSubtitles[0].url"),
             (#"{"url": "http://h/a", "sidecarSubtitles": [{"url": "http://h/s.vtt", "kind": "x"}]}"#, "sidecarSubtitles[0].kind"),
+            (##"{"url": "http://h/a", "blackout": {"tag": "#EXT-X-BLACKOUT"}}"##, "blackout.alternateURL"),
+            (##"{"url": "http://h/a", "blackout": {"alternateURL": "http://h/s.m3u8"}}"##, "blackout.tag"),
+            (##"{"url": "http://h/a", "blackout": {"tag": "EXT-X-BLACKOUT", "alternateURL": "http://h/s.m3u8"}}"##, "blackout.tag"),
+            (##"{"url": "http://h/a", "blackout": {"tag": "#EXT-X-B", "alternateURL": "file:///etc/passwd"}}"##, "blackout.alternateURL"),
+            (##"{"url": "http://h/a", "blackout": {"tag": "#EXT-X-B", "alternateURL": "http://h/s", "loop": true}}"##, "blackout.loop"),
         ]
         for (json, field) in cases {
             #expect(throws: APIError.self) { try parse(json) }

@@ -3,7 +3,7 @@ import PlayheadHLS
 /// Blackouts (the TVSDK's blackout handling): a subscribed tag marks where the main content may not be
 /// shown; from the start tag on, the player plays alternate content in its place while it keeps reloading
 /// the main playlist in the background, and returns to the main content at the end tag.
-public struct BlackoutSettings: Sendable, Equatable {
+public struct BlackoutSettings: Sendable, Equatable, Codable {
     /// The tag that signals blackouts, with its `#` (for example `#EXT-X-BLACKOUT` or `#EXT-OATCLS-SCTE35`).
     public var tag: String
     /// The alternate content played during a blackout: a VOD HLS playlist (multivariant or media),
