@@ -26,7 +26,13 @@ struct CheckAds: AsyncParsableCommand {
     var source: String
 
     @Option(help: "The ad map (JSON file).")
-    var adMap: String
+    var adMap: String?
+
+    @Option(name: .customLong("blackout-tag"), help: "Also check blackouts signalled by this tag (with its #), as play --blackout-tag does.")
+    var blackoutTag: String?
+
+    @Option(name: .customLong("blackout-alternate"), help: "The alternate content of those blackouts (URL or path, relative to the item's URL).")
+    var blackoutAlternate: String?
 
     @Flag(help: "Play as live (a window growing with session time): ads replace content.")
     var live = false
@@ -50,18 +56,38 @@ struct CheckAds: AsyncParsableCommand {
             printError("--bandwidth must be a positive number of Mbit/s, got \(bandwidth)")
             throw ExitCode(2)
         }
-        let map: AdMap
-        do {
-            map = try AdMap.load(path: adMap)
-        } catch {
-            printError("\(error)")
+        if (blackoutTag == nil) != (blackoutAlternate == nil) {
+            printError("--blackout-tag and --blackout-alternate go together")
             throw ExitCode(2)
+        }
+        if adMap == nil, blackoutTag == nil {
+            printError("give --ad-map FILE (the ads to splice) or --blackout-tag and --blackout-alternate (the blackouts to check), or both")
+            throw ExitCode(2)
+        }
+        var map: AdMap?
+        if let adMap {
+            do {
+                map = try AdMap.load(path: adMap)
+            } catch {
+                printError("\(error)")
+                throw ExitCode(2)
+            }
+        }
+        let url = ResourceURL.fromArgument(source)
+        var blackout: BlackoutSettings?
+        if let blackoutTag, let blackoutAlternate {
+            let alternate = argumentURL(blackoutAlternate, against: url)
+            blackout = BlackoutSettings(tag: blackoutTag, alternateURL: alternate)
+            do { try blackout?.validate() } catch {
+                printError("--blackout-tag: \(error)")
+                throw ExitCode(2)
+            }
         }
         let client = HTTPClient()
         defer { client.shutdown() }
         let result: AdBoundaryChecker.Result
         do {
-            result = try await AdBoundaryChecker(client: client).check(url: ResourceURL.fromArgument(source), adMap: map, live: live, mode: mode,
+            result = try await AdBoundaryChecker(client: client).check(url: url, adMap: map, blackout: blackout, live: live, mode: mode,
                                                                     megabitsPerSecond: bandwidth)
         } catch {
             printError("check-ads: \(error)")

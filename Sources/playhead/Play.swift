@@ -289,9 +289,7 @@ struct Play: AsyncParsableCommand {
         configuration.perFrameEvents = frameEvents
         configuration.subscribedTags = subscribedTags
         if let blackoutTag, let blackoutAlternate {
-            let alternate = blackoutAlternate.contains("://") ? blackoutAlternate
-                : FileManager.default.fileExists(atPath: blackoutAlternate) ? ResourceURL.fromArgument(blackoutAlternate)
-                : (try? ResourceURL.resolve(blackoutAlternate, against: url)) ?? blackoutAlternate
+            let alternate = argumentURL(blackoutAlternate, against: url)
             configuration.blackout = BlackoutSettings(tag: blackoutTag, alternateURL: alternate)
         }
         configuration.subtitles = SubtitleChoice(subtitles)
@@ -299,8 +297,7 @@ struct Play: AsyncParsableCommand {
         configuration.sidecarSubtitles = sidecarSubtitles.map { text in
             let parts = text.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
             // A URL, a file path, or a URL relative to the item's.
-            let file = parts[0].contains("://") ? parts[0] : FileManager.default.fileExists(atPath: parts[0]) ? ResourceURL.fromArgument(parts[0]) : nil
-            return SidecarSubtitle(url: file ?? (try? ResourceURL.resolve(parts[0], against: url)) ?? parts[0], language: parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil,
+            return SidecarSubtitle(url: argumentURL(parts[0], against: url), language: parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil,
                                    name: parts.count > 2 && !parts[2].isEmpty ? parts[2] : nil)
         }
         var tracksBeacons = false

@@ -153,6 +153,21 @@ struct FailingPlaylistNetwork: PlayerNetwork {
         #expect(played.hashes == Array(content[..<240]) + alternate + Array(alternate[..<60]) + Array(content[600...]))
     }
 
+    @Test func checkAdsChecksABlackoutsBoundariesAgainstFFmpeg() async throws {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let result = try await AdBoundaryChecker(client: client).check(
+            url: server.url("/blackout/index.m3u8"), adMap: nil,
+            blackout: BlackoutSettings(tag: Self.tag, alternateURL: server.url("/ad/v0/index.m3u8")), live: true)
+        try #require(result.boundaries.count == 1)
+        let verdict = result.boundaries[0]
+        #expect(verdict.kind == "blackout" && verdict.exact, "\(verdict.problems)")
+        #expect(verdict.cueSeconds == 8 && verdict.firstContentAfter == 20 && verdict.firstAdFrameMatches)
+    }
+
     @Test func blackoutTagsAreReadAsStartOrEnd() {
         #expect(BlackoutSignal.read("START", fallbackID: "f") == .start(id: "f"))
         #expect(BlackoutSignal.read(" end ", fallbackID: "f") == .end(id: nil))

@@ -81,15 +81,19 @@ public struct AdBoundaryChecker: Sendable {
     /// Creates a checker.
     public init(client: HTTPClient) { self.client = client }
 
-    /// Plays `url` with `adMap` on the virtual clock (live: as a live window growing in session time)
-    /// and checks each break.
-    public func check(url: String, adMap: AdMap, live: Bool, mode: AdSignalingMode = .default,
+    /// Plays `url` with `adMap` (and `blackout`, when given) on the virtual clock (live: as a live window
+    /// growing in session time) and checks each break, a blackout's included (its alternate content is
+    /// checked as an ad).
+    public func check(url: String, adMap: AdMap?, blackout: BlackoutSettings? = nil, live: Bool, mode: AdSignalingMode = .default,
                       megabitsPerSecond: Double = 50) async throws -> Result {
-        let factory = MediaPlayerClientFactory()
-        factory.register(resolver: AdMapResolver(map: try adMap.resolvingURLs(against: url)))
         var configuration = PlayerConfiguration()
         configuration.hashFrames = true
-        configuration.ads = AdSettings(factory: factory, signalingMode: mode)
+        configuration.blackout = blackout
+        if let adMap {
+            let factory = MediaPlayerClientFactory()
+            factory.register(resolver: AdMapResolver(map: try adMap.resolvingURLs(against: url)))
+            configuration.ads = AdSettings(factory: factory, signalingMode: mode)
+        }
         let link = SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [megabitsPerSecond, megabitsPerSecond]))
         var network: any PlayerNetwork = SimulatedNetwork(client: client, link: link)
         if live {
@@ -122,6 +126,7 @@ public struct AdBoundaryChecker: Sendable {
             if let first = record.adMediaURLs.first { ad = try await frames(first) }
             var verdict = Self.verdict(record, before: try await content(record.lastContentBefore),
                                        after: try await content(record.firstContentAfter), ad: ad)
+            if report.blackouts.contains(where: { "blackout:\($0.id)" == record.breakId }) { verdict.kind = "blackout" }
             if record.firstAdAudio == nil, report.framesPresented["audio", default: 0] > 0 {
                 // Audio played, none of it the ad's: the audio figures are empty for that reason.
                 verdict.notes.append("the ad presented no audio while the content has audio: the break plays without sound")
