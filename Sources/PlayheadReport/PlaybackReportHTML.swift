@@ -37,6 +37,7 @@ public enum PlaybackReportHTML {
         html += ReportTables.timedMetadata(report)
         html += ReportTables.subtitles(report)
         html += ReportTables.captions(report)
+        html += ReportTables.blackouts(report)
         html += ReportTables.notifications(report.notifications)
         html += ReportTables.events(events, maxRows: maxEventRows)
         return html + "</body></html>\n"

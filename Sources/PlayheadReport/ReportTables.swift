@@ -104,6 +104,19 @@ enum ReportTables {
                      rows: rows, numeric: [0, 1, 2, 3])
     }
 
+    /// Every blackout met: its range, where the alternate content took over, when it showed and how often
+    /// it played, and the main playlist watched in the background meanwhile.
+    static func blackouts(_ r: PlaybackReport) -> String {
+        guard !r.blackouts.isEmpty else { return "" }
+        return table("Blackouts", headers: ["id", "start (s)", "end (s)", "replaced from (s)", "shown at (s)", "back at (s)", "plays of the alternate",
+                                            "background reloads", "failed", "alternate"],
+                     rows: r.blackouts.map { b in
+                         [b.id, seconds(b.startSeconds), b.endSeconds.map { seconds($0) } ?? "open", seconds(b.replacedFromSeconds),
+                          seconds(b.startedAtSessionSeconds), seconds(b.endedAtSessionSeconds), String(b.alternateLoops),
+                          String(b.backgroundReloads), String(b.backgroundErrors), b.alternateURL]
+                     }, numeric: [1, 2, 3, 4, 5, 6, 7, 8])
+    }
+
     /// The notification history.
     static func notifications(_ list: [PlayerNotification]) -> String {
         table("Notifications", headers: ["time (s)", "type", "code", "name", "details"],

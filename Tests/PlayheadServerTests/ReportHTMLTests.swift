@@ -46,6 +46,22 @@ import Testing
         #expect(html.contains("<td class=\"num\">8.000</td><td>TAG</td><td>#EXT-X-ASSET</td><td>asset-1</td><td>CAID=0x2,X=&quot;&lt;b&gt;&quot;</td>"))
     }
 
+    /// Blackouts get a table, an open one said as open.
+    @Test func blackoutTableListsEachBlackout() {
+        var report = PlaybackReport(url: "http://127.0.0.1/a.m3u8", clock: "virtual", mode: "demux")
+        #expect(!PlaybackReportHTML.render(report: report, events: []).contains("Blackouts"))
+        var closed = BlackoutRecord(id: "game<7>", startSeconds: 8, startMediaSequence: 2, alternateURL: "http://127.0.0.1/slate.m3u8")
+        closed.endSeconds = 20
+        closed.alternateLoops = 2
+        closed.startedAtSessionSeconds = 8.25
+        closed.backgroundReloads = 3
+        report.blackouts = [closed, BlackoutRecord(id: "late", startSeconds: 28, startMediaSequence: 7, alternateURL: "http://127.0.0.1/slate.m3u8")]
+        let html = PlaybackReportHTML.render(report: report, events: [])
+        #expect(html.contains("<h2>Blackouts</h2>"))
+        #expect(html.contains("<td>game&lt;7&gt;</td><td class=\"num\">8.000</td><td class=\"num\">20.000</td><td class=\"num\">8.000</td><td class=\"num\">8.250</td><td class=\"num\">–</td><td class=\"num\">2</td><td class=\"num\">3</td><td class=\"num\">0</td>"))
+        #expect(html.contains("<td>late</td><td class=\"num\">28.000</td><td class=\"num\">open</td>"))
+    }
+
     /// The subtitle cues shown get a table named for the track, and only when a track was shown.
     @Test func subtitleTableListsEachCueShown() {
         var report = PlaybackReport(url: "http://127.0.0.1/a.m3u8", clock: "virtual", mode: "demux")
