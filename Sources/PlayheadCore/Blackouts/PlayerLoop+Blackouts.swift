@@ -172,8 +172,10 @@ extension MediaPlayer {
     /// The blackout break's alternate content ran out before the blackout's end: it plays again from its
     /// start. Returns the cursor of that next play (nil when the break is not a blackout's).
     func nextAlternateLoop(after cursor: AdLoadCursor, endingAt end: Double, now: Double) -> AdLoadCursor? {
-        guard isBlackout(cursor.breakId), let asset = makeAlternateAsset(breakId: cursor.breakId, loop: cursor.adIndex + 1),
-              let sequence = asset.firstSequence else { return nil }
+        guard isBlackout(cursor.breakId), let asset = makeAlternateAsset(breakId: cursor.breakId, loop: cursor.adIndex + 1) else { return nil }
+        // Each play takes the alternate's rendition matching the content's rung now, as a break's ads do when it starts.
+        asset.matchRendition(contentBitsPerSecond: report.variantBandwidth, at: now)
+        guard let sequence = asset.firstSequence else { return nil }
         state.adAssets[cursor.breakId, default: []].append(asset)
         state.timeline = state.timeline.addingAds([asset.ad], toBreak: cursor.breakId).balancingLastAd(ofBreak: cursor.breakId)
         postTimelineChanged()
