@@ -98,7 +98,9 @@ extension SessionSpec {
             guard let alternate = try blackout.string("alternateURL") else { throw .missingField(blackout.path("alternateURL")) }
             try validate(url: alternate, field: blackout.path("alternateURL"))
             let settings = BlackoutSettings(tag: tag, alternateURL: alternate)
-            do { try settings.validate() } catch { throw .invalidField(blackout.path("tag"), error.description) }
+            do { try settings.validate() } catch {
+                throw .invalidField(blackout.path(error == .noAlternate ? "alternateURL" : "tag"), error.description)
+            }
             spec.blackout = settings
         }
         if let dump = try r.object("dump") {

@@ -79,7 +79,7 @@ struct CheckAds: AsyncParsableCommand {
             let alternate = argumentURL(blackoutAlternate, against: url)
             blackout = BlackoutSettings(tag: blackoutTag, alternateURL: alternate)
             do { try blackout?.validate() } catch {
-                printError("--blackout-tag: \(error)")
+                printError("\(error == .noAlternate ? "--blackout-alternate" : "--blackout-tag"): \(error)")
                 throw ExitCode(2)
             }
         }

@@ -160,8 +160,10 @@ struct Play: AsyncParsableCommand {
         if (blackoutTag == nil) != (blackoutAlternate == nil) {
             throw ValidationError("--blackout-tag and --blackout-alternate go together: the tag that signals a blackout, and what plays during it")
         }
-        if let blackoutTag {
-            do { try BlackoutSettings(tag: blackoutTag, alternateURL: "").validate() } catch { throw ValidationError("--blackout-tag: \(error)") }
+        if let blackoutTag, let blackoutAlternate {
+            do { try BlackoutSettings(tag: blackoutTag, alternateURL: blackoutAlternate).validate() } catch {
+                throw ValidationError("\(error == .noAlternate ? "--blackout-alternate" : "--blackout-tag"): \(error)")
+            }
         }
         for (option, value) in [("--audio", audio), ("--subtitles", subtitles)] where value.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("\(option) needs auto\(option == "--subtitles" ? ", off" : ""), or a track's name or language")

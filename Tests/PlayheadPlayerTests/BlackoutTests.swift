@@ -19,6 +19,18 @@ struct FailingPlaylistNetwork: PlayerNetwork {
     }
 }
 
+/// Serves `texts` (by URL suffix) in place of what the network has there.
+struct TextPlaylistNetwork: PlayerNetwork {
+    let inner: any PlayerNetwork
+    let texts: [String: String]
+
+    func fetch(_ url: String, range: ByteRangeRequest?, at sessionSeconds: Double) async throws(PlayheadError) -> NetworkTransfer {
+        guard let text = texts.first(where: { url.hasSuffix($0.key) })?.value else { return try await inner.fetch(url, range: range, at: sessionSeconds) }
+        let body = Array(text.utf8)
+        return NetworkTransfer(url: url, effectiveURL: url, status: 200, body: body, seconds: 0.01, firstByteSeconds: 0.01, bytesOnWire: body.count)
+    }
+}
+
 /// Blackouts on the generated `blackout/index.m3u8`: ts/v0 (30 s, 30 fps, 4 s segments) with
 /// `#EXT-X-BLACKOUT:START` at 8 s and `#EXT-X-BLACKOUT:END` at 20 s; the alternate content is the 10 s ad
 /// creative `ad/v0` (30 fps). Every presented frame is checked against FFmpeg's decode of its source.
@@ -38,13 +50,15 @@ struct FailingPlaylistNetwork: PlayerNetwork {
     /// Plays the blackout playlist (live: a window growing from `initialSegments`, or VOD) on the virtual clock.
     func play(live: Bool = true, initialSegments: Int = 3, alternate: String = "/ad/v0/index.m3u8", start: Double? = nil,
               scheduled: [ScheduledCommand] = [], failReloads: ClosedRange<Double>? = nil,
-              playlist: String = "/blackout/index.m3u8", tag: String = BlackoutTests.tag) async throws -> Played {
+              playlist: String = "/blackout/index.m3u8", tag: String = BlackoutTests.tag, duration: Double? = nil,
+              texts: [String: String] = [:]) async throws -> Played {
         MediaLog.level = .quiet
         let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         defer { server.stop() }
         let client = HTTPClient()
         defer { client.shutdown() }
         var network: any PlayerNetwork = SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50))
+        if !texts.isEmpty { network = TextPlaylistNetwork(inner: network, texts: texts) }
         if live { network = SimulatedLiveNetwork(inner: network, prefix: server.url("/blackout/"), initialSegments: initialSegments) }
         if let failReloads { network = FailingPlaylistNetwork(inner: network, suffix: playlist, window: failReloads) }
         var configuration = PlayerConfiguration()
@@ -56,10 +70,30 @@ struct FailingPlaylistNetwork: PlayerNetwork {
         let collected = Collected()
         let subscription = player.bus.subscribe { collected.append($0) }
         player.observeFrames(streams: { _ in }, packets: { _ in }, presented: { collected.present($0) })
-        let report = await player.run(maxSessionSeconds: 120)
+        let report = await player.run(maxSessionSeconds: duration ?? 120)
         subscription.cancel()
         let video = collected.frames.filter { $0.kind == .video }.compactMap(\.md5)
         return Played(report: report, events: collected.events, hashes: video)
+    }
+
+    /// `blackout/index.m3u8` (VOD) with its blackout tags replaced by `tags`, by segment index (0–7, 4 s each).
+    static func playlist(tags: [Int: [String]]) throws -> String {
+        let text = try String(contentsOfFile: PlayerFixtures.streams + "/blackout/index.m3u8", encoding: .utf8)
+        var lines: [String] = [], index = 0
+        for line in text.split(separator: "\n").map(String.init) where !line.hasPrefix(Self.tag) {
+            if line.hasPrefix("#EXTINF") { lines += tags[index, default: []]; index += 1 }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Where two hash lists first differ ("count a vs b" when one is a prefix of the other); nil when equal.
+    /// (A failed `==` on 900 hashes printed both lists whole.)
+    static func mismatch(_ actual: [String], _ expected: [String]) -> String? {
+        if let index = zip(actual, expected).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+            return "frame \(index): \(actual[index]) instead of \(expected[index])"
+        }
+        return actual.count == expected.count ? nil : "\(actual.count) frames instead of \(expected.count)"
     }
 
     static func hashes(_ path: String) async -> [String] {
@@ -86,7 +120,7 @@ struct FailingPlaylistNetwork: PlayerNetwork {
         try #require(content.count == 900 && alternate.count == 300)
         let expected = Array(content[..<240]) + alternate + Array(alternate[..<60]) + Array(content[600...])
         #expect(played.hashes.count == expected.count)
-        #expect(played.hashes == expected)
+        #expect(Self.mismatch(played.hashes, expected) == nil)
         let boundary = try #require(report.adBoundaries.first { $0.breakId == "blackout:#EXT-X-BLACKOUT@2" })
         #expect(boundary.firstAd?.timelineSeconds == 8)
         #expect(boundary.firstContentAfter?.sourceSeconds == 20)
@@ -113,20 +147,90 @@ struct FailingPlaylistNetwork: PlayerNetwork {
         #expect(played.custom("blackoutSeekAdjusted").first?["toSeconds"] == "20")
         // Nothing of the blackout was shown: 2 s of content, then content from 20 s.
         let content = await Self.hashes("ts/v0/index.m3u8")
-        #expect(played.hashes == Array(content[..<60]) + Array(content[600...]))
+        #expect(Self.mismatch(played.hashes, Array(content[..<60]) + Array(content[600...])) == nil)
         #expect(report.blackouts[0].startedAtSessionSeconds == nil)
     }
 
     @Test func aSessionJoiningInsideAnOpenBlackoutShowsTheAlternateContentFromTheJoin() async throws {
-        // Five segments listed at the start (0–20 s): the start tag is there, the end tag not yet.
-        let played = try await play(initialSegments: 5, start: 12)
+        // Five segments listed at the start (0–20 s): the start tag is there, the end tag not yet. The join at
+        // 13 s is inside the segment at 12 s: the alternate starts at 13 s, from its first frame.
+        let played = try await play(initialSegments: 5, start: 13)
         let report = played.report
         #expect(report.finalStatus == .completed, "\(report.error ?? "")")
         try #require(report.blackouts.count == 1)
-        #expect(report.blackouts[0].replacedFromSeconds == 12)
+        #expect(report.blackouts[0].replacedFromSeconds == 13)
         let content = await Self.hashes("ts/v0/index.m3u8"), alternate = await Self.hashes("ad/v0/index.m3u8")
-        // The blacked-out content is never shown: the alternate content from its start at 12 s, then content at 20 s.
-        #expect(played.hashes == Array(alternate[..<240]) + Array(content[600...]))
+        // The blacked-out content is never shown: the alternate content from its start at 13 s, then content at 20 s.
+        #expect(Self.mismatch(played.hashes, Array(alternate[..<210]) + Array(content[600...])) == nil)
+    }
+
+    @Test func aStartInsideAKnownBlackoutLandsAtItsEnd() async throws {
+        let played = try await play(live: false, start: 13)
+        #expect(played.report.finalStatus == .completed, "\(played.report.error ?? "")")
+        let adjusted = try #require(played.custom("blackoutSeekAdjusted").first)
+        #expect(adjusted["requestedSeconds"] == "13" && adjusted["toSeconds"] == "20")
+        let content = await Self.hashes("ts/v0/index.m3u8")
+        #expect(Self.mismatch(played.hashes, Array(content[600...])) == nil)
+    }
+
+    @Test func aLiveMultivariantItemUnderABRHasItsBlackout() async throws {
+        // ABR picks the first rung before the alternate is loaded: the tags it read then were lost, and the
+        // content played through the blackout.
+        let played = try await play(playlist: "/blackout/master.m3u8")
+        let report = played.report
+        #expect(report.finalStatus == .completed, "\(report.error ?? "")")
+        try #require(report.blackouts.count == 1)
+        #expect(report.blackouts[0].endSeconds == 20 && report.blackouts[0].alternateLoops == 2)
+        let alternate = await Self.hashes("ad/v0/index.m3u8")
+        try #require(played.hashes.count == 900)
+        #expect(Self.mismatch(Array(played.hashes[240..<600]), alternate + Array(alternate[..<60])) == nil)
+    }
+
+    @Test func aSeekInsideAnOpenBlackoutStaysInItAtTheTarget() async throws {
+        let played = try await play(scheduled: [ScheduledCommand(atPositionSeconds: 9, action: .seek(toSeconds: 11))])
+        let report = played.report
+        #expect(report.finalStatus == .completed, "\(report.error ?? "")")
+        #expect(report.seeks.first?.toSeconds == 11)
+        let content = await Self.hashes("ts/v0/index.m3u8"), alternate = await Self.hashes("ad/v0/index.m3u8")
+        // 1 s of the alternate, then from 3 s into it (11 s), to the end tag, then content.
+        #expect(Self.mismatch(played.hashes, Array(content[..<240]) + Array(alternate[..<30]) + Array(alternate[90...]) + Array(alternate[..<60]) + Array(content[600...])) == nil)
+        // Still the same blackout: started once, ended once, at the first content frame after it.
+        #expect(played.custom("blackoutStarted").count == 1)
+        #expect(played.custom("blackoutEnded").count == 1)
+        // (It ended at the first content frame, not at the seek, which said nothing.)
+        let ended = try #require(report.blackouts.first?.endedAtSessionSeconds)
+        let seekAt = try #require(report.seeks.first?.requestedAt)
+        #expect(ended > seekAt + 8)
+    }
+
+    @Test func aSessionEndingInsideABlackoutDoesNotEndIt() async throws {
+        let played = try await play(duration: 14)
+        try #require(played.report.blackouts.count == 1)
+        #expect(played.report.blackouts[0].startedAtSessionSeconds != nil)
+        #expect(played.report.blackouts[0].endedAtSessionSeconds == nil)
+        #expect(played.custom("blackoutEnded").isEmpty)
+    }
+
+    @Test func anIDUsedAgainAfterItsBlackoutEndedNamesANewOne() async throws {
+        let text = try Self.playlist(tags: [1: ["#EXT-X-BLACKOUT:TYPE=START,ID=\"foo\""], 2: ["#EXT-X-BLACKOUT:TYPE=END,ID=\"foo\""],
+                                            4: ["#EXT-X-BLACKOUT:TYPE=START,ID=\"foo\""], 6: ["#EXT-X-BLACKOUT:TYPE=END,ID=\"foo\""]])
+        let played = try await play(live: false, playlist: "/blackout/custom.m3u8", texts: ["/blackout/custom.m3u8": text])
+        let ranges = played.report.blackouts.map { "\($0.id) \($0.startSeconds)-\($0.endSeconds ?? -1)" }
+        #expect(ranges == ["foo 4.0-8.0", "foo#2 16.0-24.0"])
+        #expect(played.custom("blackoutTagIgnored").isEmpty)
+    }
+
+    @Test func anAlternateWhoseSegmentsAllFailEndsTheBlackoutsAlternateAndTheSessionCompletes() async throws {
+        // It was played again and again from its start, each play failing, for ever.
+        let broken = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4.0,\nmissing0.ts\n#EXTINF:4.0,\nmissing1.ts\n#EXT-X-ENDLIST\n"
+        let played = try await play(alternate: "/ad/broken.m3u8", texts: ["/ad/broken.m3u8": broken])
+        let report = played.report
+        #expect(report.finalStatus == .completed, "\(report.error ?? "")")
+        #expect(report.sessionSeconds < 60)
+        #expect(report.damage.contains { $0.contains("alternate content") && $0.contains("missing0.ts") })
+        #expect(played.custom("blackoutAlternateFailed").count == 1)
+        // Nothing to show in its place: the content plays on.
+        #expect(played.hashes.count == 900)
     }
 
     @Test func anAlternateThatCannotLoadLeavesTheContentOnAndSaysSo() async throws {
@@ -150,7 +254,7 @@ struct FailingPlaylistNetwork: PlayerNetwork {
         #expect(report.blackouts[0].endSeconds == 20)
         #expect(played.custom("backgroundManifestError").first?["url"]?.hasSuffix("/blackout/index.m3u8") == true)
         let content = await Self.hashes("ts/v0/index.m3u8"), alternate = await Self.hashes("ad/v0/index.m3u8")
-        #expect(played.hashes == Array(content[..<240]) + alternate + Array(alternate[..<60]) + Array(content[600...]))
+        #expect(Self.mismatch(played.hashes, Array(content[..<240]) + alternate + Array(alternate[..<60]) + Array(content[600...])) == nil)
     }
 
     @Test func checkAdsChecksABlackoutsBoundariesAgainstFFmpeg() async throws {
@@ -189,9 +293,10 @@ struct FailingPlaylistNetwork: PlayerNetwork {
     }
 
     @Test func aBlackoutTagMustBeACustomTagName() {
-        #expect(throws: SubscribedTagError.self) { try BlackoutSettings(tag: "EXT-X-BLACKOUT", alternateURL: "x").validate() }
-        #expect(throws: SubscribedTagError.self) { try BlackoutSettings(tag: "#EXT-X-DATERANGE", alternateURL: "x").validate() }
-        #expect(throws: SubscribedTagError.self) { try BlackoutSettings(tag: "#EXTINF", alternateURL: "x").validate() }
+        #expect(throws: BlackoutSettingsError.tag(.missingHash("EXT-X-BLACKOUT"))) { try BlackoutSettings(tag: "EXT-X-BLACKOUT", alternateURL: "x").validate() }
+        #expect(throws: BlackoutSettingsError.dateRange) { try BlackoutSettings(tag: "#EXT-X-DATERANGE", alternateURL: "x").validate() }
+        #expect(throws: BlackoutSettingsError.tag(.specTag("#EXTINF"))) { try BlackoutSettings(tag: "#EXTINF", alternateURL: "x").validate() }
+        #expect(throws: BlackoutSettingsError.noAlternate) { try BlackoutSettings(tag: "#EXT-X-BLACKOUT", alternateURL: " ").validate() }
         #expect(throws: Never.self) { try BlackoutSettings(tag: "#EXT-OATCLS-SCTE35", alternateURL: "x").validate() }
     }
 }

@@ -17,10 +17,30 @@ public struct BlackoutSettings: Sendable, Equatable, Codable {
     }
 
     /// Checks the tag name as a subscribed tag is checked (a `#`, a name alone, not a tag of the HLS
-    /// specification other than EXT-X-DATERANGE, which carries no blackout here).
-    public func validate() throws(SubscribedTagError) {
-        try TimedMetadataScanner.validate(tag)
-        if tag == TimedMetadataScanner.dateRangeTag { throw .specTag(tag) }
+    /// specification, EXT-X-DATERANGE included), and that an alternate is named.
+    public func validate() throws(BlackoutSettingsError) {
+        if tag == TimedMetadataScanner.dateRangeTag { throw .dateRange }
+        do { try TimedMetadataScanner.validate(tag) } catch { throw .tag(error) }
+        if alternateURL.trimmingCharacters(in: .whitespaces).isEmpty { throw .noAlternate }
+    }
+}
+
+/// Why blackout settings were refused.
+public enum BlackoutSettingsError: Error, Equatable, CustomStringConvertible {
+    /// The tag is not a custom tag name.
+    case tag(SubscribedTagError)
+    /// EXT-X-DATERANGE: its ranges are not read as blackouts.
+    case dateRange
+    /// The alternate content's URL is empty.
+    case noAlternate
+
+    /// One sentence saying what to give instead.
+    public var description: String {
+        switch self {
+        case let .tag(error): error.description
+        case .dateRange: "#EXT-X-DATERANGE does not signal blackouts here: name a custom tag (for example #EXT-X-BLACKOUT or #EXT-OATCLS-SCTE35)"
+        case .noAlternate: "the alternate content is empty: give the URL or path of a VOD playlist to play during blackouts"
+        }
     }
 }
 
@@ -41,7 +61,8 @@ public enum BlackoutSignal: Sendable, Equatable {
     ///   segmentation_event_id; a descriptor of that event id of an end type (Program End, Early
     ///   Termination, Breakaway, Chapter End, Unscheduled Event End, Network End), or one cancelling it,
     ///   ends it, and so does a Program Blackout Override. Restrictions on advertisement and placement
-    ///   opportunity segments are left to the ad splicer: they start no blackout.
+    ///   opportunity segments are left to the ad splicer: they start no blackout. A cue whose CRC-32 is
+    ///   wrong (damaged) says nothing. The end is matched by event id alone, whatever the start's type.
     ///
     /// Nil when the value says neither (the tag is then only timed metadata).
     public static func read(_ value: String, fallbackID: String) -> BlackoutSignal? {
@@ -63,7 +84,7 @@ public enum BlackoutSignal: Sendable, Equatable {
 
     /// The blackout an SCTE-35 cue starts or ends (see ``read(_:fallbackID:)``).
     static func scte35(_ text: String) -> BlackoutSignal? {
-        guard !text.isEmpty, let section = try? SCTE35.decode(text) else { return nil }
+        guard !text.isEmpty, let section = try? SCTE35.decode(text), section.crcValid else { return nil }
         for descriptor in section.segmentationDescriptors {
             let id = "scte35-\(descriptor.segmentationEventId)"
             if descriptor.segmentationEventCancelIndicator { return .end(id: id) }

@@ -51,7 +51,8 @@ extension MediaPlayer {
     /// playlist lists (or to its end, once it has ended). `atLoad`: the first load (a blackout whose both
     /// tags are there is a non-seekable range of the DVR window).
     func updateBlackouts(_ tracker: LivePlaylistTracker, listed: Int, atLoad: Bool = false, now: Double) {
-        guard let settings = configuration.blackout else { return }
+        // Not before the alternate was tried at load (a first ABR choice reads the playlist before that).
+        guard let settings = configuration.blackout, state.alternate != nil || state.alternateFailure != nil else { return }
         if let open = state.openBlackout, !atLoad, let index = state.blackoutIndex[open] { report.blackouts[index].backgroundReloads += 1 }
         let name = String(settings.tag.dropFirst())
         for tracked in tracker.segments.suffix(listed) {
@@ -90,19 +91,18 @@ extension MediaPlayer {
             ]))
             return
         }
+        // An id used by an earlier blackout (ended) names a new one: `id#2`, … as timed metadata ids are made unique.
+        let id = TimedMetadata.unique(id, in: &state.blackoutIDs)
         let breakId = Self.blackoutBreakID(id)
-        guard state.blackoutIndex[breakId] == nil else { return }
         report.blackouts.append(BlackoutRecord(id: id, startSeconds: tracked.startSeconds, startMediaSequence: tracked.mediaSequence,
                                                alternateURL: settings.alternateURL))
         state.blackoutIndex[breakId] = report.blackouts.count - 1
+        state.openBlackout = breakId
         bus.post(.custom(name: "blackoutDetected", payload: [
             "id": id, "startSeconds": String(format: "%g", tracked.startSeconds), "mediaSequence": String(tracked.mediaSequence),
         ]))
-        guard state.alternate != nil, let asset = makeAlternateAsset(breakId: breakId, loop: 0) else {
-            // Nothing to show in its place (said at load): the main content plays on.
-            return
-        }
-        state.openBlackout = breakId
+        // Without alternate content (said at load) the blackout is only recorded: the main content plays on.
+        guard state.alternate != nil, let asset = makeAlternateAsset(breakId: breakId, loop: 0) else { return }
         // Watched from the start: the ad policy neither plays it again after a seek over it nor holds a seek for it.
         let adBreak = AdBreak(id: breakId, contentSeconds: tracked.startSeconds, ads: [asset.ad],
                               replacedContentSeconds: max(0, tracked.endSeconds - tracked.startSeconds), watched: true)
@@ -120,7 +120,8 @@ extension MediaPlayer {
             }
             return
         }
-        if let id, id != report.blackouts[index].id {
+        // An end names the blackout by the id its start gave (a reused id was made `id#2` here).
+        if let id, id != report.blackouts[index].id, !report.blackouts[index].id.hasPrefix(id + "#") {
             bus.post(.custom(name: "blackoutTagIgnored", payload: [
                 "tag": configuration.blackout?.tag ?? "", "mediaSequence": String(mediaSequence ?? -1),
                 "reason": "the end of blackout \(id), while \(report.blackouts[index].id) is open",
@@ -143,7 +144,7 @@ extension MediaPlayer {
     /// Moves the end of blackout break `breakId` to content seconds `seconds` (never before what the
     /// alternate content has loaded, which the loop keeps within the listed main content).
     private func setBlackoutEnd(_ breakId: String, to seconds: Double) {
-        guard let adBreak = state.timeline.breaks.first(where: { $0.id == breakId }) else { return }
+        guard !state.blackoutsAbandoned.contains(breakId), let adBreak = state.timeline.breaks.first(where: { $0.id == breakId }) else { return }
         let replaced = max(0, seconds - adBreak.contentSeconds)
         guard abs(replaced - adBreak.replacedContentSeconds) > 1e-9 else { return }
         state.timeline = state.timeline.settingReplacedSeconds(replaced, breakId: breakId).balancingLastAd(ofBreak: breakId)
@@ -172,7 +173,13 @@ extension MediaPlayer {
     /// The blackout break's alternate content ran out before the blackout's end: it plays again from its
     /// start. Returns the cursor of that next play (nil when the break is not a blackout's).
     func nextAlternateLoop(after cursor: AdLoadCursor, endingAt end: Double, now: Double) -> AdLoadCursor? {
-        guard isBlackout(cursor.breakId), let asset = makeAlternateAsset(breakId: cursor.breakId, loop: cursor.adIndex + 1) else { return nil }
+        guard isBlackout(cursor.breakId) else { return nil }
+        if state.adAssets[cursor.breakId]?[cursor.adIndex].trueEndSeconds == nil {
+            // This play gave no media at all (its segments failed): playing it again would give none either.
+            abandonAlternate(cursor.breakId, atTimeline: end, offset: cursor.breakTimelineStart - (state.timeline.breaks.first { $0.id == cursor.breakId }?.contentSeconds ?? 0))
+            return nil
+        }
+        guard let asset = makeAlternateAsset(breakId: cursor.breakId, loop: cursor.adIndex + 1) else { return nil }
         // Each play takes the alternate's rendition matching the content's rung now, as a break's ads do when it starts.
         asset.matchRendition(contentBitsPerSecond: report.variantBandwidth, at: now)
         guard let sequence = asset.firstSequence else { return nil }
@@ -183,27 +190,50 @@ extension MediaPlayer {
                             adTimelineStart: end, breakTimelineStart: cursor.breakTimelineStart)
     }
 
+    /// The alternate content of blackout break `breakId` gave nothing: the break ends where it stopped
+    /// (timeline `end`), the main content plays on from there, and the blackout's range is not followed
+    /// any more. Said as damage and a `blackoutAlternateFailed` event.
+    private func abandonAlternate(_ breakId: String, atTimeline end: Double, offset: Double) {
+        guard let adBreak = state.timeline.breaks.first(where: { $0.id == breakId }), let index = state.blackoutIndex[breakId] else { return }
+        let content = end - offset
+        state.timeline = state.timeline.settingReplacedSeconds(max(0, content - adBreak.contentSeconds), breakId: breakId)
+            .balancingLastAd(ofBreak: breakId)
+        state.blackoutsAbandoned.insert(breakId)
+        let description = String(format: "blackout %@: the alternate content %@ gave no media; the main content plays from %g s", report.blackouts[index].id,
+                                 report.blackouts[index].alternateURL, content)
+        report.damage.append(description)
+        bus.post(.custom(name: "blackoutAlternateFailed", payload: ["id": report.blackouts[index].id, "contentSeconds": String(format: "%g", content),
+                                                                    "description": description]))
+        postTimelineChanged()
+    }
+
+    /// A segment of a blackout's alternate content could not be loaded: damage, as for the content.
+    func noteAlternateSegmentFailed(_ cursor: AdLoadCursor, error: any Error) {
+        guard let index = state.blackoutIndex[cursor.breakId] else { return }
+        report.damage.append("blackout \(report.blackouts[index].id): segment \(cursor.mediaSequence) of the alternate content could not be loaded: \(error)")
+    }
+
     /// The replacement budget's end of a break on the timeline: where its ads are cut (nil: no budget, an
     /// inserted break, or an open blackout, whose end is not known yet).
     func budgetEnd(of adBreak: AdBreak, cursor: AdLoadCursor) -> Double? {
-        if adBreak.id == state.openBlackout { return nil }
+        if adBreak.id == state.openBlackout, !state.blackoutsAbandoned.contains(adBreak.id) { return nil }
         return adBreak.replacedContentSeconds > 0 || isBlackout(adBreak.id) ? cursor.breakTimelineStart + adBreak.replacedContentSeconds : nil
     }
 
     /// Whether the alternate segment at `cursor` must wait: its blackout is open and the segment would
     /// run past what the main playlist lists (the end tag may come at any segment still to come).
     func blackoutHolds(_ cursor: AdLoadCursor, segmentEndSeconds: Double) -> Bool {
-        guard cursor.breakId == state.openBlackout, let adBreak = state.timeline.breaks.first(where: { $0.id == cursor.breakId }) else { return false }
+        guard cursor.breakId == state.openBlackout, !state.blackoutsAbandoned.contains(cursor.breakId), let adBreak = state.timeline.breaks.first(where: { $0.id == cursor.breakId }) else { return false }
         let listedEnd = cursor.breakTimelineStart + adBreak.replacedContentSeconds
         return cursor.adTimelineStart + segmentEndSeconds > listedEnd + Self.spliceSlackSeconds
     }
 
     /// A seek target inside a closed blackout's range lands at its end (a non-seekable range), said in a
     /// `blackoutSeekAdjusted` event.
-    func blackoutSeekTarget(_ target: Double) -> Double {
+    func blackoutSeekTarget(_ target: Double, requested: Double) -> Double {
         guard let record = report.blackouts.first(where: { $0.endSeconds != nil && $0.contains(target) }), let end = record.endSeconds else { return target }
         bus.post(.custom(name: "blackoutSeekAdjusted", payload: [
-            "id": record.id, "requestedSeconds": String(format: "%g", target), "toSeconds": String(format: "%g", end),
+            "id": record.id, "requestedSeconds": String(format: "%g", requested), "toSeconds": String(format: "%g", end),
             "reason": "the blackout's range is not seekable: the seek lands at its end",
         ]))
         return end
@@ -211,7 +241,7 @@ extension MediaPlayer {
 
     /// A reload of the main playlist failed while a blackout is open: the background item's error.
     func noteBackgroundReloadFailure(_ error: any Error, url: String) {
-        guard let open = state.openBlackout, let index = state.blackoutIndex[open] else { return }
+        guard let open = state.openBlackout, isBlackout(open), let index = state.blackoutIndex[open] else { return }
         report.blackouts[index].backgroundErrors += 1
         bus.post(.custom(name: "backgroundManifestError", payload: ["id": report.blackouts[index].id, "url": url, "description": "\(error)"]))
     }
@@ -229,8 +259,10 @@ extension MediaPlayer {
     func blackoutStarted(_ breakId: String, frame: BoundaryFrame, now: Double) {
         guard let index = state.blackoutIndex[breakId] else { return }
         if report.blackouts[index].startedAtSessionSeconds == nil { report.blackouts[index].startedAtSessionSeconds = now }
+        // Content seconds: where the break sits (the playback timeline also counts inserted ads before it).
+        let content = state.timeline.breaks.first { $0.id == breakId }?.contentSeconds ?? frame.timelineSeconds
         bus.post(.custom(name: "blackoutStarted", payload: [
-            "id": report.blackouts[index].id, "contentSeconds": String(format: "%g", frame.timelineSeconds),
+            "id": report.blackouts[index].id, "contentSeconds": String(format: "%g", content),
             "alternateURL": report.blackouts[index].alternateURL,
         ]))
     }

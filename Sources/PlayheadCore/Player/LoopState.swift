@@ -197,6 +197,12 @@ struct LoopState {
     var blackoutIndex: [String: Int] = [:]
     /// The break id of the blackout whose end tag has not come yet.
     var openBlackout: String?
+    /// Blackout ids given so far (an id used again names a new blackout, `id#2`).
+    var blackoutIDs: Set<String> = []
+    /// Blackout breaks whose alternate content gave no media: they ended there, and their range is not followed.
+    var blackoutsAbandoned: Set<String> = []
+    /// A seek left the blackout break whose alternate was presenting: whether it ended is known at the next frame.
+    var blackoutLeftBySeek: String?
     /// Loading inside an ad break (nil: loading content).
     var adCursor: AdLoadCursor?
     /// Timeline seconds = content seconds + contentOffset for the content being loaded.

@@ -121,7 +121,7 @@ extension MediaPlayer {
         // A blackout's range is not seekable: a target inside it lands at its end.
         if !report.blackouts.isEmpty {
             let content = state.timeline.localSeconds(atVirtual: target)
-            let adjusted = blackoutSeekTarget(content)
+            let adjusted = blackoutSeekTarget(content, requested: requested)
             if adjusted != content { target = min(state.timeline.virtualSeconds(forContent: adjusted), range.upperBound) }
         }
         let landing = target
@@ -179,19 +179,23 @@ extension MediaPlayer {
                 state.nextSequence = tracker.segment(containing: content)?.mediaSequence
                     ?? (atEnd ? tracker.segments.last : tracker.segments.first)?.mediaSequence
             }
-        case let .ad(breakIndex, adIndex, _):
-            // Into an ad: it plays from its start.
+        case let .ad(breakIndex, adIndex, offset):
+            // Into an ad: it plays from its start. Into a blackout (still open: a closed one's range was
+            // left above): the alternate plays from the target, in the play of it that covers it.
             let adBreak = state.timeline.breaks[breakIndex]
             let breakStart = state.timeline.virtualStart(ofBreak: breakIndex)
             let adStart = breakStart + adBreak.ads[..<adIndex].reduce(0) { $0 + $1.durationSeconds }
             state.breaksDone.insert(adBreak.id)
             if state.boundaryIndex[adBreak.id] == nil { enterBreak(adBreak, now: now) }
             state.contentOffset = breakStart - adBreak.contentSeconds
-            if let sequence = state.adAssets[adBreak.id]?[adIndex].firstSequence {
+            let asset = state.adAssets[adBreak.id]?[adIndex]
+            let blackout = isBlackout(adBreak.id)
+            let from = blackout ? asset?.tracker.segment(containing: offset) ?? asset?.tracker.segments.first : asset?.tracker.segments.first
+            if let sequence = from?.mediaSequence {
                 state.adCursor = AdLoadCursor(breakId: adBreak.id, adIndex: adIndex, mediaSequence: sequence,
                                               adTimelineStart: adStart, breakTimelineStart: breakStart)
             }
-            target = adStart
+            if !blackout { target = adStart }
         }
         state.skipBefore = target
         state.skipOthersBefore = target
@@ -215,7 +219,8 @@ extension MediaPlayer {
             // An ad (and break) that completed at a stall before the seek is not left again.
             leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: last.stamp, completed: false)
             if isBlackout(breakId) {
-                leaveBreak(breakId)
+                // Ended or not: the next frame says (a seek inside the blackout stays in it).
+                state.blackoutLeftBySeek = breakId
             } else if state.breaksEndedEarly.remove(breakId) == nil, let index = state.timeline.index(ofBreak: breakId) {
                 bus.post(.adBreakCompleted(breakId: breakId, breakIndex: index))
             }

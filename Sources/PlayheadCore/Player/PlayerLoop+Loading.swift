@@ -90,15 +90,22 @@ extension MediaPlayer {
                 await loadAlternateContent()
                 updateBlackouts(tracker, listed: media.segments.count, atLoad: true, now: driver.now)
             }
+            // A start inside a blackout whose both tags are listed lands at its end, as a seek does (unless the
+            // blackout runs to the item's end: then the alternate plays from the start).
+            var startSeconds = configuration.startSeconds
+            if let requested = startSeconds, !report.blackouts.isEmpty, let last = tracker.segments.last,
+               let end = report.blackouts.first(where: { $0.endSeconds != nil && $0.contains(requested) })?.endSeconds, end < last.endSeconds {
+                startSeconds = blackoutSeekTarget(requested, requested: requested)
+            }
             let start: (seconds: Double, mediaSequence: Int)
-            if let requested = configuration.startSeconds, let segment = tracker.segment(containing: requested) {
+            if let requested = startSeconds, let segment = tracker.segment(containing: requested) {
                 start = (requested, segment.mediaSequence)
-            } else if let requested = configuration.startSeconds, !tracker.isLive {
+            } else if let requested = startSeconds, !tracker.isLive {
                 // A VOD start position outside the item is a mistake to report, not to play past.
                 let end = tracker.segments.last?.endSeconds ?? 0
                 // (The end itself is outside: a frame must start at or after the position, and none starts there.)
                 throw PlayheadError.unexpectedPlaylist(url: mediaURL, detail: String(format: "the start position %g s is at or past the item's end (%g s of content)", requested, end))
-            } else if let requested = configuration.startSeconds, let first = tracker.segments.first {
+            } else if let requested = startSeconds, let first = tracker.segments.first {
                 // Live, and the position is not in the window (not yet produced, or gone): start at the
                 // window's start or at the live start point, and say so rather than ignore the request.
                 start = requested < first.startSeconds ? (first.startSeconds, first.mediaSequence) : tracker.startPosition()

@@ -14,6 +14,12 @@ extension MediaPlayer {
         let previous = state.lastPresented[item.kind]
         state.lastPresented[item.kind] = (item.source, stamp)
         let master = item.kind == masterKind
+        // After a seek that left a blackout's alternate: the first frame says whether it ended.
+        var stillInBlackout = false
+        if master, let left = state.blackoutLeftBySeek {
+            state.blackoutLeftBySeek = nil
+            if item.source.breakId == left { stillInBlackout = true } else { leaveBreak(left) }
+        }
         if previous?.source != item.source {
             if case let .ad(breakId, adIndex)? = previous?.source {
                 recordBoundary(breakId, master ? \.lastAd : \.lastAdAudio, previous!.stamp)
@@ -28,7 +34,7 @@ extension MediaPlayer {
                     }
                     recordBoundary(breakId, master ? \.firstAd : \.firstAdAudio, stamp)
                     if master, isBlackout(breakId) {
-                        blackoutStarted(breakId, frame: stamp, now: eventTime.turn ?? driver.now)
+                        if !stillInBlackout { blackoutStarted(breakId, frame: stamp, now: eventTime.turn ?? driver.now) }
                     } else if master {
                         enterBreakPresentation(breakId)
                     }
@@ -57,7 +63,8 @@ extension MediaPlayer {
             recordBoundary(breakId, \.lastAdAudio, presented.stamp)
         }
         leaveAd(breakId: breakId, adIndex: adIndex, lastFrame: last.stamp, completed: true)
-        leaveBreak(breakId)
+        // A blackout does not end with the session: no content frame came after it.
+        if !isBlackout(breakId) { leaveBreak(breakId) }
         state.lastPresented = [:]
     }
 

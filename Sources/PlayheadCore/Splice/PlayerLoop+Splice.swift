@@ -48,7 +48,7 @@ extension MediaPlayer {
     func contentPlacement(for sequence: Int, now: Double) -> Placement? {
         guard let tracked = state.tracker?.segment(mediaSequence: sequence) else { return nil }
         let from = state.contentClipStart ?? tracked.startSeconds
-        enterBlackoutJoinedInside(from: from)
+        enterBlackoutJoinedInside(from: from, segmentEnd: tracked.endSeconds)
         for adBreak in state.timeline.breaks where !state.breaksDone.contains(adBreak.id)
             && adBreak.contentSeconds < from - Self.spliceSlackSeconds && state.adAssets[adBreak.id]?.isEmpty == false {
             // Its cue went by before its ads were ready (live): content plays on.
@@ -180,6 +180,7 @@ extension MediaPlayer {
         metadata[NotificationMetadataKey.breakId.rawValue] = cursor.breakId
         metadata[NotificationMetadataKey.vastErrorCode.rawValue] = String(Self.vastErrorCode(forMediaFailure: error))
         state.adsCutShort.insert(.ad(breakId: cursor.breakId, adIndex: cursor.adIndex))
+        noteAlternateSegmentFailed(cursor, error: error)
         bus.post(.notification(Self.adNotification(.adInsertionFail, metadata: metadata, now: now)))
         guard let asset = state.adAssets[cursor.breakId]?[cursor.adIndex],
               let adBreak = state.timeline.breaks.first(where: { $0.id == cursor.breakId }) else { return }
@@ -226,16 +227,24 @@ extension MediaPlayer {
         adFinishedLoading(cursor, asset: asset, budgetEnd: budgetEnd, now: now)
     }
 
-    /// A blackout the session joined (or sought) inside, past its start: it takes over from `from`, the
-    /// first content time loaded, rather than being passed as a break whose cue went by.
-    private func enterBlackoutJoinedInside(from: Double) {
-        for adBreak in state.timeline.breaks where isBlackout(adBreak.id) && !state.breaksDone.contains(adBreak.id)
-            && adBreak.contentSeconds < from - Self.spliceSlackSeconds
-            && (adBreak.id == state.openBlackout || adBreak.contentSeconds + adBreak.replacedContentSeconds > from + Self.spliceSlackSeconds) {
+    /// A blackout the session joined (or sought) inside, past its start: it takes over where playback
+    /// starts (the start or seek position when it lies in this segment, else `from`, the first content time
+    /// loaded), the alternate from its start, rather than being passed as a break whose cue went by.
+    private func enterBlackoutJoinedInside(from: Double, segmentEnd: Double) {
+        for (index, adBreak) in state.timeline.breaks.enumerated() where isBlackout(adBreak.id) && !state.breaksDone.contains(adBreak.id)
+            && adBreak.contentSeconds < from - Self.spliceSlackSeconds {
+            // A blackout replaces content second for second: inside it, timeline and content differ by what
+            // inserted breaks before it add.
+            var at = from
+            if let skip = state.skipBefore {
+                let content = adBreak.contentSeconds + skip - state.timeline.virtualStart(ofBreak: index)
+                if content > from, content < segmentEnd { at = content }
+            }
+            guard adBreak.id == state.openBlackout || adBreak.contentSeconds + adBreak.replacedContentSeconds > at + Self.spliceSlackSeconds else { continue }
             let end = adBreak.contentSeconds + adBreak.replacedContentSeconds
-            moveBreak(adBreak, to: from)
-            state.timeline = state.timeline.settingReplacedSeconds(max(0, end - from), breakId: adBreak.id)
-            if let index = state.blackoutIndex[adBreak.id] { report.blackouts[index].replacedFromSeconds = from }
+            moveBreak(adBreak, to: at)
+            state.timeline = state.timeline.settingReplacedSeconds(max(0, end - at), breakId: adBreak.id).balancingLastAd(ofBreak: adBreak.id)
+            if let index = state.blackoutIndex[adBreak.id] { report.blackouts[index].replacedFromSeconds = at }
         }
     }
 
@@ -257,7 +266,10 @@ extension MediaPlayer {
         }
         let resume = adBreak.contentSeconds + adBreak.replacedContentSeconds
         state.contentOffset = timelineEnd - resume
-        state.contentClipStart = resume
+        // A blackout whose alternate gave nothing at all: the content goes on as if no break had been, its
+        // decoder's last frames before the cue (never drained by an alternate segment) still shown.
+        let nothingPlayed = state.blackoutsAbandoned.contains(adBreak.id) && adBreak.replacedContentSeconds <= Self.spliceSlackSeconds
+        state.contentClipStart = nothingPlayed ? nil : resume
         // The content decoder starts afresh at the resume point's segment (a keyframe, or a preroll).
         state.needsKeyframe = true
         guard let tracker = state.tracker else { return }
