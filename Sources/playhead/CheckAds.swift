@@ -105,7 +105,11 @@ struct CheckAds: AsyncParsableCommand {
         if result.boundaries.isEmpty {
             // Say why when the player said why: an ad that failed is not a cue that matched nothing.
             let failures = result.report.notifications.filter { $0.name.hasPrefix("AD_") && $0.type != .info }
-            if failures.isEmpty {
+            if adMap == nil {
+                let said = result.report.blackouts.isEmpty ? "no blackout tag was read (is --blackout-tag the playlist's tag?)"
+                    : "the blackouts showed no alternate content" + (result.report.damage.first.map { ": \($0)" } ?? "")
+                printError("check-ads: no blackout was played: \(said)")
+            } else if failures.isEmpty {
                 printError("check-ads: no ad break was played (no cue matched the ad map?)")
             } else {
                 printError("check-ads: no ad break was played; the ads failed:")

@@ -1,5 +1,5 @@
 import Foundation
-import PlayheadCore
+@testable import PlayheadCore
 import PlayheadMedia
 import PlayheadNet
 import PlayheadOrigin
@@ -51,7 +51,7 @@ struct TextPlaylistNetwork: PlayerNetwork {
     func play(live: Bool = true, initialSegments: Int = 3, alternate: String = "/ad/v0/index.m3u8", start: Double? = nil,
               scheduled: [ScheduledCommand] = [], failReloads: ClosedRange<Double>? = nil,
               playlist: String = "/blackout/index.m3u8", tag: String = BlackoutTests.tag, duration: Double? = nil,
-              texts: [String: String] = [:]) async throws -> Played {
+              texts: [String: String] = [:], adMap: AdMap? = nil) async throws -> Played {
         MediaLog.level = .quiet
         let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         defer { server.stop() }
@@ -65,6 +65,7 @@ struct TextPlaylistNetwork: PlayerNetwork {
         configuration.hashFrames = true
         configuration.startSeconds = start
         configuration.blackout = BlackoutSettings(tag: tag, alternateURL: server.url(alternate))
+        if let adMap { configuration.ads = PlayerFixtures.ads(adMap, for: server.url(playlist)) }
         let player = MediaPlayer(url: server.url(playlist), configuration: configuration, driver: VirtualTimeDriver(),
                                  network: network, scheduled: scheduled)
         let collected = Collected()
@@ -201,6 +202,39 @@ struct TextPlaylistNetwork: PlayerNetwork {
         let ended = try #require(report.blackouts.first?.endedAtSessionSeconds)
         let seekAt = try #require(report.seeks.first?.requestedAt)
         #expect(ended > seekAt + 8)
+    }
+
+    @Test func aSeekPastWhatIsListedOfAnOpenBlackoutStaysInTheAlternate() async throws {
+        // A blackout from 8 s with no end tag (it ends with the playlist, at 30 s). At 10 s the window lists
+        // up to 20 s; a seek to 22 s is inside the blackout. It landed at 20 s, past the blackout's listed
+        // part, and played the content from there, inside the blackout.
+        let noEnd = try Self.playlist(tags: [2: ["#EXT-X-BLACKOUT:START"]])
+        let played = try await play(scheduled: [ScheduledCommand(atPositionSeconds: 10, action: .seek(toSeconds: 22))],
+                                    playlist: "/blackout/noend.m3u8", texts: ["/blackout/noend.m3u8": noEnd])
+        let report = played.report
+        #expect(report.finalStatus == .completed, "\(report.error ?? "")")
+        let landed = try #require(report.seeks.first?.toSeconds)
+        #expect(landed < 20 && landed > 19.9)
+        let content = await Self.hashes("ts/v0/index.m3u8")
+        try #require(played.hashes.count > 240)
+        #expect(Self.mismatch(Array(played.hashes[..<240]), Array(content[..<240])) == nil)
+        // Nothing of the content inside the blackout is shown.
+        #expect(Set(played.hashes[240...]).isDisjoint(with: content[240...]))
+        #expect(played.custom("blackoutEnded").isEmpty)
+    }
+
+    @Test func anAdBreakCuedInsideABlackoutLeavesTheTimeline() async throws {
+        // VOD: an ad map break at 12 s, inside the 8–20 s blackout. Its content never plays, so neither does
+        // it; it took its 10 s on the timeline all the same, and a seek to 25 s landed 10 s early.
+        let map = AdMap(breaks: [AdMap.Entry(time: 12, cueId: nil, ads: [.init(url: "../ad/v0/index.m3u8", duration: 10, id: "in-blackout")])])
+        let played = try await play(live: false, scheduled: [ScheduledCommand(atPositionSeconds: 2, action: .seek(toSeconds: 25))], adMap: map)
+        let report = played.report
+        #expect(report.finalStatus == .completed, "\(report.error ?? "")")
+        #expect(played.custom("adBreakInBlackout").count == 1)
+        #expect(report.seeks.first?.toSeconds == 25)
+        let content = await Self.hashes("ts/v0/index.m3u8")
+        #expect(Self.mismatch(played.hashes, Array(content[..<60]) + Array(content[750...])) == nil)
+        #expect(!played.events.contains { if case .adStarted = $0.kind { true } else { false } })
     }
 
     @Test func aSessionEndingInsideABlackoutDoesNotEndIt() async throws {

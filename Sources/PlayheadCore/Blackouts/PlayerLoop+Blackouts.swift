@@ -109,6 +109,7 @@ extension MediaPlayer {
         state.adAssets[breakId] = [asset]
         state.timeline = state.timeline.withBreak(adBreak).balancingLastAd(ofBreak: breakId)
         postTimelineChanged()
+        dropAdBreaksInside(breakId)
     }
 
     private func closeBlackout(id: String?, atSeconds seconds: Double, mediaSequence: Int?, atLoad: Bool, now: Double) {
@@ -153,6 +154,7 @@ extension MediaPlayer {
             report.adBoundaries[index].resumeContentSeconds = adBreak.contentSeconds + replaced
         }
         postTimelineChanged()
+        dropAdBreaksInside(breakId)
     }
 
     /// A new play of the alternate content for blackout break `breakId` (loop `loop`, from 0).
@@ -228,6 +230,48 @@ extension MediaPlayer {
         return cursor.adTimelineStart + segmentEndSeconds > listedEnd + Self.spliceSlackSeconds
     }
 
+    /// Content seconds at playback-timeline time `virtual`: inside a blackout, the content time it replaces
+    /// (a blackout replaces content second for second); elsewhere the PSDK's local time.
+    func contentSeconds(atVirtual virtual: Double) -> Double {
+        if case let .ad(index, _, _) = state.timeline.position(atVirtual: virtual), isBlackout(state.timeline.breaks[index].id) {
+            return state.timeline.breaks[index].contentSeconds + virtual - state.timeline.virtualStart(ofBreak: index)
+        }
+        return state.timeline.localSeconds(atVirtual: virtual)
+    }
+
+    /// A seek target at or past the start of the open blackout is inside it, however far the playlist lists:
+    /// held within what is listed of it (its end moves on with each reload), never in the content.
+    func openBlackoutSeekTarget(_ target: Double) -> Double {
+        guard let open = state.openBlackout, !state.blackoutsAbandoned.contains(open), let index = state.timeline.index(ofBreak: open) else { return target }
+        let start = state.timeline.virtualStart(ofBreak: index)
+        let end = start + state.timeline.breaks[index].replacedContentSeconds
+        guard target >= start - Self.spliceSlackSeconds, target >= end - 1e-3 else { return target }
+        return max(start, end - 1e-3)
+    }
+
+    /// Ad breaks whose cue falls inside blackout break `breakId` (not entered yet) leave the timeline: their
+    /// content is never played, so they never play either, and they would shift every later time on the
+    /// timeline by their length. Each is said in an `adBreakInBlackout` event.
+    func dropAdBreaksInside(_ breakId: String) {
+        guard let blackout = state.timeline.breaks.first(where: { $0.id == breakId }), let index = state.blackoutIndex[breakId] else { return }
+        let end = blackout.contentSeconds + blackout.replacedContentSeconds
+        let inside = state.timeline.breaks.filter { adBreak in
+            !isBlackout(adBreak.id) && state.boundaryIndex[adBreak.id] == nil
+                && adBreak.contentSeconds >= blackout.contentSeconds - Self.spliceSlackSeconds && adBreak.contentSeconds < end - Self.spliceSlackSeconds
+        }
+        guard !inside.isEmpty else { return }
+        let ids = Set(inside.map(\.id))
+        state.timeline = AdTimeline(breaks: state.timeline.breaks.filter { !ids.contains($0.id) })
+        for adBreak in inside {
+            state.breaksDone.insert(adBreak.id)
+            bus.post(.custom(name: "adBreakInBlackout", payload: [
+                "breakId": adBreak.id, "blackoutId": report.blackouts[index].id, "contentSeconds": String(format: "%g", adBreak.contentSeconds),
+                "reason": "its cue is inside a blackout, whose content is not played: the break leaves the timeline",
+            ]))
+        }
+        postTimelineChanged()
+    }
+
     /// A seek target inside a closed blackout's range lands at its end (a non-seekable range), said in a
     /// `blackoutSeekAdjusted` event.
     func blackoutSeekTarget(_ target: Double, requested: Double) -> Double {
@@ -267,14 +311,15 @@ extension MediaPlayer {
         ]))
     }
 
-    /// Presentation leaves a blackout (the first main frame after it, a seek, or the end).
-    func blackoutEnded(_ breakId: String, now: Double) {
+    /// Presentation leaves a blackout for the main content: at its end tag (`bySeek` false), or by a seek
+    /// out of it (true: only the event says so; the report's end stays that of the end tag's frame).
+    func blackoutEnded(_ breakId: String, now: Double, bySeek: Bool = false) {
         guard let index = state.blackoutIndex[breakId] else { return }
         let record = report.blackouts[index]
-        if record.endedAtSessionSeconds == nil { report.blackouts[index].endedAtSessionSeconds = now }
+        if !bySeek, record.endedAtSessionSeconds == nil { report.blackouts[index].endedAtSessionSeconds = now }
         bus.post(.custom(name: "blackoutEnded", payload: [
             "id": record.id, "endSeconds": record.endSeconds.map { String(format: "%g", $0) } ?? "",
-            "loops": String(record.alternateLoops),
+            "loops": String(record.alternateLoops), "reason": bySeek ? "seek" : "endTag",
         ]))
     }
 }

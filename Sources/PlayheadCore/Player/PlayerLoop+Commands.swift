@@ -120,9 +120,10 @@ extension MediaPlayer {
         if requested >= from, target < from { target = from }
         // A blackout's range is not seekable: a target inside it lands at its end.
         if !report.blackouts.isEmpty {
-            let content = state.timeline.localSeconds(atVirtual: target)
-            let adjusted = blackoutSeekTarget(content, requested: requested)
+            let content = contentSeconds(atVirtual: target)
+            let adjusted = blackoutSeekTarget(content, requested: contentSeconds(atVirtual: requested))
             if adjusted != content { target = min(state.timeline.virtualSeconds(forContent: adjusted), range.upperBound) }
+            target = openBlackoutSeekTarget(target)
         }
         let landing = target
         bus.post(.seekStarted(from: from, to: target))

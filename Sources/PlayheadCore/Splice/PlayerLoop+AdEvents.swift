@@ -18,7 +18,14 @@ extension MediaPlayer {
         var stillInBlackout = false
         if master, let left = state.blackoutLeftBySeek {
             state.blackoutLeftBySeek = nil
-            if item.source.breakId == left { stillInBlackout = true } else { leaveBreak(left) }
+            if item.source.breakId == left {
+                stillInBlackout = true
+            } else {
+                // Content at or past the blackout's end tag: it ended there (the seek only got there sooner).
+                let end = state.blackoutIndex[left].flatMap { report.blackouts[$0].endSeconds }
+                let atEnd = item.source == .content && end.map { stamp.sourceSeconds >= $0 - Self.spliceSlackSeconds } == true
+                blackoutEnded(left, now: eventTime.turn ?? driver.now, bySeek: !atEnd)
+            }
         }
         if previous?.source != item.source {
             if case let .ad(breakId, adIndex)? = previous?.source {

@@ -231,8 +231,7 @@ extension MediaPlayer {
     /// starts (the start or seek position when it lies in this segment, else `from`, the first content time
     /// loaded), the alternate from its start, rather than being passed as a break whose cue went by.
     private func enterBlackoutJoinedInside(from: Double, segmentEnd: Double) {
-        for (index, adBreak) in state.timeline.breaks.enumerated() where isBlackout(adBreak.id) && !state.breaksDone.contains(adBreak.id)
-            && adBreak.contentSeconds < from - Self.spliceSlackSeconds {
+        for (index, adBreak) in state.timeline.breaks.enumerated() where isBlackout(adBreak.id) && !state.breaksDone.contains(adBreak.id) {
             // A blackout replaces content second for second: inside it, timeline and content differ by what
             // inserted breaks before it add.
             var at = from
@@ -240,7 +239,8 @@ extension MediaPlayer {
                 let content = adBreak.contentSeconds + skip - state.timeline.virtualStart(ofBreak: index)
                 if content > from, content < segmentEnd { at = content }
             }
-            guard adBreak.id == state.openBlackout || adBreak.contentSeconds + adBreak.replacedContentSeconds > at + Self.spliceSlackSeconds else { continue }
+            guard adBreak.contentSeconds < at - Self.spliceSlackSeconds,
+                  adBreak.id == state.openBlackout || adBreak.contentSeconds + adBreak.replacedContentSeconds > at + Self.spliceSlackSeconds else { continue }
             let end = adBreak.contentSeconds + adBreak.replacedContentSeconds
             moveBreak(adBreak, to: at)
             state.timeline = state.timeline.settingReplacedSeconds(max(0, end - at), breakId: adBreak.id).balancingLastAd(ofBreak: adBreak.id)
