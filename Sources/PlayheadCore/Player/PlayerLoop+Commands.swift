@@ -252,11 +252,22 @@ extension MediaPlayer {
         guard from != status, from.canTransition(to: status) else { return }
         state.status = status
         report.statuses.append(StatusRecord(status: status, playerTime: now))
+        // Published before the event, with what the item's load made known (duration, liveness), so that
+        // a consumer asking the player from its statusChanged handler (the heartbeat tracker's load and
+        // start calls) sees the new status and the loaded item, not the turn before's.
+        let tracker = state.tracker, seekable = state.tracker.map(timelineSeekableRange)
+        publish {
+            $0.status = status
+            if let tracker {
+                $0.isLive = tracker.isLive
+                $0.duration = tracker.isLive ? nil : seekable?.upperBound
+                $0.seekable = seekable
+            }
+        }
         stamped(now) {
             bus.post(.statusChanged(from: from, to: status))
             notify(.playerStateChange, metadata: ["STATE": status.rawValue], inner: inner, now: now)
         }
-        publish { $0.status = status }
     }
 
     /// Posts a PSDK notification on the bus (which keeps the history), stamped `now`.
