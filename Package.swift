@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "PlayheadOrigin", targets: ["PlayheadOrigin"]),
         .library(name: "PlayheadAds", targets: ["PlayheadAds"]),
         .library(name: "PlayheadAdInsertion", targets: ["PlayheadAdInsertion"]),
+        .library(name: "PlayheadAnalytics", targets: ["PlayheadAnalytics"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -59,6 +60,9 @@ let package = Package(
             dependencies: ["PlayheadAds", "PlayheadCore", "PlayheadNet", "PlayheadHLS"],
             path: "Sources/PlayheadAdInsertion"
         ),
+        // Video heartbeats (F27): the player's events as the guide's track… calls and periodic heartbeats
+        // to a tracking server, over libcurl.
+        .target(name: "PlayheadAnalytics", dependencies: ["PlayheadCore", "PlayheadNet"], path: "Sources/PlayheadAnalytics"),
         // The HTML report of a session: one self-contained page (inline SVG); no server dependencies.
         .target(name: "PlayheadReport", dependencies: ["PlayheadCore"], path: "Sources/PlayheadReport"),
         // The daemon: HTTP API (Hummingbird), SSE, Prometheus metrics, SQLite store (GRDB), soak runs.
@@ -80,7 +84,7 @@ let package = Package(
             name: "playhead",
             dependencies: [
                 "PlayheadCore", "PlayheadHLS", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin", "PlayheadAds",
-                "PlayheadAdInsertion", "PlayheadServer", "PlayheadReport",
+                "PlayheadAdInsertion", "PlayheadAnalytics", "PlayheadServer", "PlayheadReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/playhead"
@@ -100,6 +104,11 @@ let package = Package(
             name: "PlayheadAdInsertionTests",
             dependencies: ["PlayheadAdInsertion", "PlayheadAds", "PlayheadCore", "PlayheadNet", "PlayheadOrigin", "PlayheadMedia", "PlayheadTestFixtures"],
             path: "Tests/PlayheadAdInsertionTests"
+        ),
+        .testTarget(
+            name: "PlayheadAnalyticsTests",
+            dependencies: ["PlayheadAnalytics", "PlayheadCore", "PlayheadNet", "PlayheadOrigin", "PlayheadMedia", "PlayheadTestFixtures"],
+            path: "Tests/PlayheadAnalyticsTests"
         ),
         .testTarget(name: "PlayheadSCTE35Tests", dependencies: ["PlayheadHLS"], path: "Tests/PlayheadSCTE35Tests"),
         .testTarget(name: "PlayheadABRTests", dependencies: ["PlayheadCore"], path: "Tests/PlayheadABRTests"),

@@ -8,6 +8,10 @@ import Foundation
 /// - `GET /beacons`: the beacon log as JSON (see ``BeaconHit``);
 /// - any path below `/beacon/` (``beaconPathPrefix``): 200 with an empty body — a tracking pixel;
 ///   every hit is recorded with its query and wall time, in arrival order (``beacons``);
+/// - `GET /heartbeats`: the heartbeat collector's log as JSON (``HeartbeatHit``s);
+/// - `/hb` and any path below `/hb/` (``heartbeatPathPrefix``): the heartbeat collector (F38), a video
+///   heartbeat tracking server (``heartbeatServerURL``): 200 with an empty body, every call recorded
+///   with its query in arrival order (``heartbeats``);
 /// - anything else: a file below the ad media folder, or 404 without one.
 ///
 /// Faults (``setFault(_:forPath:times:)``) apply to every route: delay, an HTTP status, or closing the
@@ -18,6 +22,10 @@ public final class AdServer: Sendable {
     public static let beaconPathPrefix = "/beacon/"
     /// The path of the beacon log as JSON: `/beacons`.
     public static let beaconLogPath = "/beacons"
+    /// Paths below this prefix (and `/hb` itself) are heartbeat calls: `/hb/`.
+    public static let heartbeatPathPrefix = "/hb/"
+    /// The path of the heartbeat collector's log as JSON: `/heartbeats`.
+    public static let heartbeatLogPath = "/heartbeats"
 
     /// A registered document.
     struct Document: Sendable {
@@ -92,6 +100,13 @@ public final class AdServer: Sendable {
     /// Every beacon hit so far, in arrival order.
     public var beacons: [BeaconHit] { Self.beacons(in: server.requestLog) }
 
+    /// The heartbeat collector as a tracking server to give a heartbeat tracker: `http://127.0.0.1:PORT/hb`
+    /// (its calls go to `/hb/?s:event:type=…`).
+    public var heartbeatServerURL: String { url("/hb") }
+
+    /// Every heartbeat call collected so far, in arrival order.
+    public var heartbeats: [HeartbeatHit] { Self.heartbeats(in: server.requestLog) }
+
     /// Every request answered so far, in order (documents, beacons, media).
     public var requestLog: [LoopbackHTTPServer.RequestRecord] { server.requestLog }
 
@@ -114,7 +129,18 @@ public final class AdServer: Sendable {
         }
     }
 
-    /// The responder: documents, the beacon log, beacons, then files (or 404 without a folder).
+    /// Whether `path` is a heartbeat call's.
+    static func isHeartbeat(_ path: String) -> Bool { path == "/hb" || path.hasPrefix(heartbeatPathPrefix) }
+
+    /// The heartbeat calls of a request log, numbered from 1.
+    static func heartbeats(in log: [LoopbackHTTPServer.RequestRecord]) -> [HeartbeatHit] {
+        log.filter { isHeartbeat($0.path) }.enumerated().map { index, record in
+            HeartbeatHit(sequence: index + 1, path: record.path, query: record.query, wallTime: record.receivedAt,
+                         status: record.status)
+        }
+    }
+
+    /// The responder: documents, the beacon log, beacons, the heartbeat log, heartbeats, then files (or 404 without a folder).
     static func respond(to request: HTTPRequestHead, core: ServerCore, documents: Locked<[String: Document]>,
                         servesFiles: Bool) -> ResponsePlan? {
         guard request.method == "GET" || request.method == "HEAD" else { return nil }
@@ -130,8 +156,14 @@ public final class AdServer: Sendable {
             return ResponsePlan(status: 200, headers: [("Content-Type", "application/json")], body: body,
                                 sendBody: sendBody, closeAfter: closeAfter)
         }
-        if request.path.hasPrefix(beaconPathPrefix) {
+        if request.path.hasPrefix(beaconPathPrefix) || isHeartbeat(request.path) {
             return ResponsePlan(status: 200, headers: [("Content-Type", "text/plain")], body: [],
+                                sendBody: sendBody, closeAfter: closeAfter)
+        }
+        if request.path == heartbeatLogPath {
+            let hits = heartbeats(in: core.state.withLock { $0.log })
+            let body = (try? JSONEncoder.sortedKeys.encode(hits)).map { [UInt8]($0) } ?? Array("[]".utf8)
+            return ResponsePlan(status: 200, headers: [("Content-Type", "application/json")], body: body,
                                 sendBody: sendBody, closeAfter: closeAfter)
         }
         return servesFiles ? nil : .text(404, "no document at \(request.path)", sendBody: sendBody, closeAfter: closeAfter)
@@ -199,6 +231,11 @@ public struct BeaconHit: Sendable, Equatable, Codable {
         try container.encode(status, forKey: .status)
     }
 }
+
+/// One heartbeat call collected by the ``AdServer``'s heartbeat collector: the shape of a beacon hit
+/// (`GET /heartbeats` serves them as `GET /beacons` serves beacons); ``BeaconHit/parameter(_:)`` reads
+/// `s:event:type` and the other parameters.
+public typealias HeartbeatHit = BeaconHit
 
 /// Why an ``AdServer`` could not start.
 public enum AdServerError: Error, Equatable, CustomStringConvertible {

@@ -116,6 +116,9 @@ public struct PlaybackReport: Sendable, Codable {
     /// Every VAST beacon fired (event, ad, media time, wall time, URL, HTTP status, attempts), when a
     /// beacon tracker ran with the session.
     public var beacons: [BeaconRecord] = []
+    /// Video heartbeat tracking (F27): its calls and the startup time it measured; nil when no heartbeat
+    /// tracker ran with the session.
+    public var heartbeats: HeartbeatReport?
     /// The content had audio and no video (an audio-only rendition): audio paced playback.
     public var audioOnly = false
     /// Every subscribed tag identified, in the order its `timedMetadata` event was posted (the PSDK's
