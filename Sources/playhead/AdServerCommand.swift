@@ -6,9 +6,11 @@ import PlayheadOrigin
 struct AdServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ad-server",
-        abstract: "Serve VAST and VMAP documents and ad HLS streams on 127.0.0.1, recording every beacon (GET /beacons), until interrupted.",
+        abstract: "Serve VAST and VMAP documents and ad HLS streams on 127.0.0.1, recording every beacon (GET /beacons) and heartbeat call (GET /heartbeats), until interrupted.",
         discussion: """
         Beacons are requests below /beacon/; GET /beacons lists them as JSON (path, query, wall time, status).
+        The heartbeat collector is /hb (give `play --heartbeat-server http://127.0.0.1:PORT/hb`): its calls are
+        requests to /hb/; GET /heartbeats lists them in the same JSON form.
         --demo-ad PATH:SECONDS registers /vmap (a pre-roll, a mid-roll at 50 % and a post-roll) and /vast (for
         per-cue requests), each with one fully tracked ad playing PATH (a file below --media, checked at start, or a
         full URL).
@@ -86,6 +88,7 @@ struct AdServerCommand: AsyncParsableCommand {
         banner.write("serving ads at \(server.baseURL)\n")
         for path in paths { banner.write("  \(server.url(path))\n") }
         banner.write("  beacons: \(server.url(AdServer.beaconLogPath))\n")
+        banner.write("  heartbeat collector: \(server.heartbeatServerURL) (calls listed at \(server.url(AdServer.heartbeatLogPath)))\n")
         banner.flush()
         while true { try await Task.sleep(for: .seconds(3600)) }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlayheadAdInsertion
+import PlayheadAnalytics
 import PlayheadCore
 import PlayheadMedia
 import PlayheadNet
@@ -150,6 +151,9 @@ struct Play: AsyncParsableCommand {
 
     @Flag(help: "Post an event for every presented frame.")
     var frameEvents = false
+
+    @OptionGroup(title: "Video heartbeats")
+    var heartbeats: HeartbeatOptions
 
     func validate() throws {
         if trace != nil, clock == .real { throw ValidationError("--trace needs --clock virtual") }
@@ -372,6 +376,10 @@ struct Play: AsyncParsableCommand {
                                  scheduled: try scheduledCommands(), dump: dumpSink)
         // Each beacon is also a `beacon` event in the session's events, as the daemon's are.
         let tracker = tracksBeacons ? BeaconTracker(client: client, bus: player.bus) : nil
+        var heartbeatLog: (@Sendable (String) -> Void)?
+        if heartbeats.debug { heartbeatLog = { @Sendable line in FileHandle.standardError.write(Data((line + "\n").utf8)) } }
+        let heartbeatTracker = try heartbeats.settings().map { HeartbeatTracker(settings: $0, client: client, debugLog: heartbeatLog) }
+        let heartbeatSubscription = heartbeatTracker?.attach(to: player)
         let trackerSubscriptions = tracker.map { tracker in
             [tracker.attach(to: player.bus),
              player.bus.subscribe { event in if case .timelineChanged = event.kind { tracker.update(timeline: player.timeline) } }]
@@ -392,6 +400,13 @@ struct Play: AsyncParsableCommand {
         progress?.stop()
         var final = result
         trackerSubscriptions.forEach { $0.cancel() }
+        heartbeatSubscription?.cancel()
+        if let heartbeatTracker {
+            // The session ended: its unload (after trackComplete when it completed), then every answer.
+            heartbeatTracker.unload(at: final.sessionSeconds)
+            await heartbeatTracker.flush()
+            final.heartbeats = heartbeatTracker.report()
+        }
         if let tracker {
             // Before the events file closes: the beacons still under way land in it.
             await tracker.flush()
