@@ -69,7 +69,7 @@ let package = Package(
         .target(
             name: "PlayheadServer",
             dependencies: [
-                "PlayheadCore", "PlayheadNet", "PlayheadMedia", "PlayheadReport", "PlayheadAdInsertion", "CPlayheadShims",
+                "PlayheadCore", "PlayheadNet", "PlayheadMedia", "PlayheadReport", "PlayheadAdInsertion", "PlayheadAnalytics", "CPlayheadShims",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import Foundation
 import PlayheadAdInsertion
+import PlayheadAnalytics
 import PlayheadCore
 import PlayheadMedia
 import PlayheadNet
@@ -20,6 +21,8 @@ final class PlaybackSession: Sendable {
 
     /// Fires the VAST beacons of the session's ads (nil without ads).
     let tracker: BeaconTracker?
+    /// Makes the session's video heartbeat calls (nil without `heartbeats`).
+    let heartbeats: HeartbeatTracker?
 
     /// Creates the player for `spec` (it does not run until ``start(writer:onEnd:)``).
     init(id: String, spec: SessionSpec, client: HTTPClient) {
@@ -57,6 +60,8 @@ final class PlaybackSession: Sendable {
         player = made
         // Beacons fire at the presented ad frames; each is posted as a `beacon` event (and stored).
         tracker = resolver.map { _ in BeaconTracker(client: client, bus: made.bus) }
+        // Validated when the spec was read.
+        heartbeats = spec.heartbeats.map { HeartbeatTracker(settings: $0.settings, client: client) }
     }
 
     /// Starts recording and playing. `onEnd` is called once with the final report, after it is stored.
@@ -65,6 +70,8 @@ final class PlaybackSession: Sendable {
         let counts = counts
         let tracker = tracker, player = player
         let trackerSubscription = tracker?.attach(to: player.bus)
+        let heartbeats = heartbeats
+        let heartbeatSubscription = heartbeats?.attach(to: player)
         let subscription = player.bus.subscribe { event in
             if case .timelineChanged = event.kind { tracker?.update(timeline: player.timeline) }
             writer.enqueue(.event(sessionID: id, event))
@@ -97,6 +104,12 @@ final class PlaybackSession: Sendable {
                 report.beacons = tracker.records
             }
             trackerSubscription?.cancel()
+            heartbeatSubscription?.cancel()
+            if let heartbeats {
+                heartbeats.unload(at: report.sessionSeconds)
+                await heartbeats.flush()
+                report.heartbeats = heartbeats.report()
+            }
             subscription.cancel()
             report.device = DeviceInformation.current(playheadVersion: PlayheadDaemon.version, ffmpegVersion: nil,
                                                       curlVersion: HTTPClient.curlVersion)

@@ -6,7 +6,7 @@ extension SessionSpec {
     /// The fields the top level of a spec may have.
     static let topLevelFields: Set<String> = [
         "url", "clock", "mode", "abr", "ads", "subscribedTags", "audio", "subtitles", "sidecarSubtitles", "blackout", "dump", "durationSeconds", "startSeconds",
-        "rate", "autoplay", "bandwidthMegabitsPerSecond",
+        "rate", "autoplay", "bandwidthMegabitsPerSecond", "heartbeats",
     ]
 
     /// The largest time a spec may give (`durationSeconds`, `startSeconds`, a seek): about 31 years.
@@ -69,6 +69,7 @@ extension SessionSpec {
             spec.ads.enableLivePreroll = try ads.bool("enableLivePreroll")
             if spec.ads.enabled, spec.ads.adTagURL == nil { throw .missingField("ads.adTagURL") }
         }
+        if let heartbeats = try r.object("heartbeats") { spec.heartbeats = try parseHeartbeats(heartbeats) }
         if let tags = try r.stringArray("subscribedTags") {
             // The PSDK's subscribed tags are named with their '#' (#EXT-X-CUE); a bare name matches no line.
             for (index, tag) in tags.enumerated() {

@@ -90,6 +90,8 @@ public struct SessionSpec: Sendable, Codable, Equatable {
     public var blackout: BlackoutSettings?
     /// Extra outputs.
     public var dump = DumpSettings()
+    /// Video heartbeats (nil: none).
+    public var heartbeats: SessionHeartbeatSettings?
     /// Stop after this many seconds of session time (nil: until the item ends or a stop).
     public var durationSeconds: Double?
     /// Start position, seconds (nil: the player's default).
