@@ -159,7 +159,8 @@ public struct HeartbeatSession: Sendable {
             phase = .ended
             nextHeartbeat = nil
         case .playCompleted:
-            if let index = chapter, contentSeconds + 0.5 >= chapters[index].endSeconds || index == chapters.count - 1 {
+            // The content ended inside a chapter: it played as far as it could.
+            if chapter != nil {
                 track("trackChapterComplete", "chapter_complete", now, info)
                 chapter = nil
             }

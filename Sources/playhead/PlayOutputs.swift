@@ -136,6 +136,13 @@ enum PlaySummary {
             lines.append("  blackout \(blackout.id): \(String(format: "%.3f", blackout.startSeconds))–\(end) s, \(shown); "
                          + "\(blackout.backgroundReloads) background reloads, \(blackout.backgroundErrors) failed")
         }
+        if let heartbeats = r.heartbeats {
+            let heartbeatCount = heartbeats.calls.filter { $0.call == "heartbeat" }.count
+            let answered = heartbeats.calls.filter { $0.httpStatus.map { (200..<300).contains($0) } ?? false }.count
+            let startup = heartbeats.startupTimeSeconds.map { String(format: "startup %.3f s", $0) } ?? "no startup (no first frame)"
+            lines.append("  heartbeats: \(heartbeats.calls.count - heartbeatCount) track calls and \(heartbeatCount) heartbeats, "
+                         + (heartbeats.quiet ? "none sent (quiet)" : "\(answered) answered 2xx by \(heartbeats.trackingServer ?? "?")") + "; \(startup)")
+        }
         if let renditions = r.renditionsNotPlayed {
             lines.append("  not played (alternate renditions are not fetched): " + renditions.joined(separator: "; "))
         }

@@ -122,6 +122,25 @@ import Testing
         #expect(calls[0].parameter("s:meta:video.show") == "x" && calls[0].parameter("s:meta:ad.campaign") == nil)
     }
 
+    @Test func aLiveItemIsALiveStreamOfUnknownLength() {
+        var session = HeartbeatSession(settings: HeartbeatSettings(trackingServer: "h"), sessionId: "s")
+        let out = session.handle(PlayerEvent(sequence: 1, playerTime: 0, kind: .statusChanged(from: .initializing, to: .initialized)),
+                                 info: HeartbeatPlayerInfo(durationSeconds: 60, isLive: true))
+        #expect(out.calls.map(\.method) == ["trackVideoLoad"])
+        #expect(out.calls.first?.parameter("s:stream:type") == "live" && out.calls.first?.parameter("l:asset:length") == "-1")
+    }
+
+    @Test func aChapterLeftByASeekHasNoCompleteAndOneTheContentEndsInDoes() {
+        let settings = HeartbeatSettings(trackingServer: "h", chapters: [HeartbeatChapter(startSeconds: 0, lengthSeconds: 10, name: "a"),
+                                                                          HeartbeatChapter(startSeconds: 20, lengthSeconds: 100, name: "b")])
+        let events = Self.start + Self.ticks(2, 5) + [(5.5, .seekStarted(from: 4.25, to: 25)), (5.6, .seekCompleted(at: 25))]
+            + [(6.6, .timeChanged(seconds: 26)), (10.0, .playCompleted)]
+        let calls = run(events, settings: settings).calls
+        #expect(calls.map(\.method) == ["trackVideoLoad", "trackSessionStart", "trackPlay", "trackChapterStart", "trackSeekStart",
+                                        "trackSeekComplete", "trackChapterStart", "trackChapterComplete", "trackComplete"])
+        #expect(calls.filter { $0.method.hasPrefix("trackChapter") }.map { $0.parameter("s:stream:chapter_name") } == ["a", "b", "b"])
+    }
+
     @Test func badSettingsAreNamed() {
         #expect(HeartbeatSettings(trackingServer: nil).problem?.contains("tracking server is needed") == true)
         #expect(HeartbeatSettings(trackingServer: nil, quiet: true).problem == nil)
