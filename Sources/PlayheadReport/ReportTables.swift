@@ -117,6 +117,19 @@ enum ReportTables {
                      }, numeric: [1, 2, 3, 4, 5, 6, 7, 8])
     }
 
+    /// Every video heartbeat call (with `--heartbeat-server` or quiet mode): what was called, when, at which
+    /// playhead, and how the tracking server answered; the startup time in the title.
+    static func heartbeats(_ r: PlaybackReport) -> String {
+        guard let heartbeats = r.heartbeats, !heartbeats.calls.isEmpty else { return "" }
+        let startup = heartbeats.startupTimeSeconds.map { String(format: ", startup %.3f s", $0) } ?? ""
+        let server = heartbeats.quiet ? "quiet: none sent" : heartbeats.trackingServer ?? "–"
+        return table("Video heartbeats (\(server)\(startup))", headers: ["time (s)", "call", "type", "asset", "playhead (s)", "HTTP", "error"],
+                     rows: heartbeats.calls.map { c in
+                         [seconds(c.sessionSeconds), c.call, c.type, c.assetType, seconds(c.playheadSeconds),
+                          c.httpStatus.map(String.init) ?? (c.sent ? "none" : "not sent"), c.error ?? ""]
+                     }, numeric: [0, 4])
+    }
+
     /// The notification history.
     static func notifications(_ list: [PlayerNotification]) -> String {
         table("Notifications", headers: ["time (s)", "type", "code", "name", "details"],

@@ -62,6 +62,21 @@ import Testing
         #expect(html.contains("<td>late</td><td class=\"num\">28.000</td><td class=\"num\">open</td>"))
     }
 
+    /// Heartbeat calls get a table with the tracking server and the startup time in its title.
+    @Test func heartbeatTableListsEachCall() {
+        var report = PlaybackReport(url: "http://127.0.0.1/a.m3u8", clock: "virtual", mode: "demux")
+        #expect(!PlaybackReportHTML.render(report: report, events: []).contains("Video heartbeats"))
+        report.heartbeats = HeartbeatReport(trackingServer: "http://127.0.0.1:9/hb", intervalSeconds: 10, quiet: false, startupTimeSeconds: 0.25, calls: [
+            HeartbeatRecord(call: "trackPlay", type: "play", sessionSeconds: 1.5, playheadSeconds: 0, assetType: "main", url: "http://127.0.0.1:9/hb?x", sent: true, httpStatus: 200),
+            HeartbeatRecord(call: "heartbeat", type: "play", sessionSeconds: 11.5, playheadSeconds: 10, assetType: "main", url: "http://127.0.0.1:9/hb?y", sent: true,
+                            error: "connection refused"),
+        ])
+        let html = PlaybackReportHTML.render(report: report, events: [])
+        #expect(html.contains("<h2>Video heartbeats (http://127.0.0.1:9/hb, startup 0.250 s)</h2>"))
+        #expect(html.contains("<td class=\"num\">1.500</td><td>trackPlay</td><td>play</td><td>main</td><td class=\"num\">0.000</td><td>200</td><td></td>"))
+        #expect(html.contains("<td>heartbeat</td><td>play</td><td>main</td><td class=\"num\">10.000</td><td>none</td><td>connection refused</td>"))
+    }
+
     /// The subtitle cues shown get a table named for the track, and only when a track was shown.
     @Test func subtitleTableListsEachCueShown() {
         var report = PlaybackReport(url: "http://127.0.0.1/a.m3u8", clock: "virtual", mode: "demux")
