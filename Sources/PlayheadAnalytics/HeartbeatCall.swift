@@ -39,11 +39,14 @@ public struct HeartbeatPlayerInfo: Sendable, Equatable {
     /// The playback rate (1 = normal): the playhead moves on at it between the player's once-a-second
     /// `timeChanged` events.
     public var rate: Double
+    /// The player's position on the playback timeline when asked (nil when not known).
+    public var positionSeconds: Double?
 
     /// Creates the info.
-    public init(durationSeconds: Double?, isLive: Bool, rate: Double = 1) {
+    public init(durationSeconds: Double?, isLive: Bool, rate: Double = 1, positionSeconds: Double? = nil) {
         self.durationSeconds = durationSeconds
         self.isLive = isLive
         self.rate = rate > 0 && rate.isFinite ? rate : 1
+        self.positionSeconds = positionSeconds
     }
 }

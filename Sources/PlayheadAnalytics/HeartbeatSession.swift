@@ -53,6 +53,8 @@ public struct HeartbeatSession: Sendable {
     private var virtualSeconds = 0.0
     private var virtualAt = 0.0
     private var ad: AdEventInfo?
+    /// Session time at which `ad`'s offset was known (the ad playhead moves on from there while playing).
+    private var adOffsetAt = 0.0
     private var adBreakContentSeconds = 0.0
     private var chapter: Int?
     private var bitrate: Int?
@@ -111,6 +113,8 @@ public struct HeartbeatSession: Sendable {
                 log(now, "INFO", "#trackPlay > Tracking session auto-start.")
                 startSession(now, info)
             }
+            // Where playback starts (a start position, a seek made before play), not 0.
+            if !firstPlayDone, let position = info.positionSeconds { moveContent(toVirtual: position, now, info) }
             startupTimeSeconds = now - (sessionStartedAt ?? now)
             firstPlayDone = true
             play(now, info)
@@ -130,16 +134,22 @@ public struct HeartbeatSession: Sendable {
             guard phase == .buffering else { break }
             phase = .playing
             virtualAt = now
+            adOffsetAt = now
             track("trackBufferComplete", "buffer_complete", now, info)
         case let .adBreakStarted(_, breakIndex, _):
             adBreakContentSeconds = timeline.breaks.indices.contains(breakIndex) ? timeline.breaks[breakIndex].contentSeconds : contentSeconds
         case let .adStarted(adInfo):
             ad = adInfo
+            adOffsetAt = now
             track("trackAdStart", "ad_start", now, info)
         case let .adProgress(adInfo):
-            if ad?.adId == adInfo.adId, ad?.breakId == adInfo.breakId { ad = adInfo }
+            if ad?.adId == adInfo.adId, ad?.breakId == adInfo.breakId {
+                ad = adInfo
+                adOffsetAt = now
+            }
         case let .adCompleted(adInfo):
             ad = adInfo
+            adOffsetAt = now
             track("trackAdComplete", "ad_complete", now, info)
             ad = nil
         case .adSkipped:
@@ -199,6 +209,7 @@ public struct HeartbeatSession: Sendable {
 
     private mutating func play(_ now: Double, _ info: HeartbeatPlayerInfo) {
         phase = .playing
+        adOffsetAt = now
         nextHeartbeat = now + settings.intervalSeconds
         track("trackPlay", "play", now, info)
         if ad == nil { updateChapter(now, info) }
@@ -207,6 +218,17 @@ public struct HeartbeatSession: Sendable {
     /// The periodic heartbeat, when one is due and content or an ad plays or buffers.
     private mutating func dueHeartbeat(now: Double, info: HeartbeatPlayerInfo) {
         guard let due = nextHeartbeat, now >= due - 1e-9, phase == .playing || phase == .buffering else { return }
+        if phase == .buffering {
+            // A stalled player posts no events: the heartbeats that fell due during the stall are made at
+            // its next event, each at its own time (the playhead stood still meanwhile).
+            var slot = due
+            while slot <= now + 1e-9 {
+                track("heartbeat", "buffer", slot, info)
+                slot += settings.intervalSeconds
+            }
+            nextHeartbeat = slot
+            return
+        }
         var next = due
         while next <= now + 1e-9 { next += settings.intervalSeconds }
         nextHeartbeat = next
@@ -225,6 +247,19 @@ public struct HeartbeatSession: Sendable {
     private mutating func freeze(_ now: Double) {
         if phase != .ended, now > virtualAt, ad == nil { virtualSeconds = timeline.virtualSeconds(forContent: contentSeconds) }
         virtualAt = now
+        // Inside an ad: its playhead stops where it got to (it moved on since its last adProgress).
+        if var current = ad {
+            current.offsetSeconds = adPlayhead(at: now, rate: 1)
+            ad = current
+        }
+        adOffsetAt = now
+    }
+
+    /// The ad's playhead at `now`: its last known offset, moved on while playing (events come once a second).
+    private func adPlayhead(at now: Double, rate: Double) -> Double {
+        guard let ad else { return 0 }
+        let moved = phase == .playing || phase == .paused || phase == .buffering ? max(0, now - adOffsetAt) * rate : 0
+        return min(ad.durationSeconds, ad.offsetSeconds + moved)
     }
 
     private mutating func moveContent(toVirtual seconds: Double, _ now: Double, _ info: HeartbeatPlayerInfo) {
@@ -261,7 +296,7 @@ public struct HeartbeatSession: Sendable {
         }
         if method != "heartbeat" { log(now, "INFO", "#\(method)") }
         let inAd = ad != nil
-        let playhead = inAd ? (ad?.offsetSeconds ?? 0) : (playheadOverride ?? contentSeconds)
+        let playhead = inAd ? (phase == .playing ? adPlayhead(at: now, rate: info.rate) : ad?.offsetSeconds ?? 0) : (playheadOverride ?? contentSeconds)
         var parameters = [
             HeartbeatParameter("s:event:type", type),
             HeartbeatParameter("s:event:sid", sessionId),

@@ -4,6 +4,10 @@ import Foundation
 /// (tracking server, publisher, ovp, sdk, debug logging, quiet mode), its `VideoPlayerPluginConfig`
 /// and the video, ad and chapter custom metadata of its `AdobeAnalyticsPlugin`.
 public struct HeartbeatSettings: Sendable, Equatable {
+    /// The shortest interval honoured: heartbeats are made at the player's events, which come once a second.
+    public static let minimumIntervalSeconds = 1.0
+    /// The longest interval accepted (as the daemon's other times).
+    public static let maximumIntervalSeconds = 1e9
     /// The default heartbeat interval: 10 s of session time.
     public static let defaultIntervalSeconds = 10.0
 
@@ -68,13 +72,15 @@ public struct HeartbeatSettings: Sendable, Equatable {
     public var problem: String? {
         if let trackingServer {
             guard HeartbeatURL.base(trackingServer) != nil else {
-                return "tracking server \"\(trackingServer)\" is not an http(s) URL or a host name"
+                return HeartbeatURL.hasQueryOrFragment(trackingServer)
+                    ? "tracking server \"\(trackingServer)\" has a query or fragment: give the base URL alone (each call adds its own query)"
+                    : "tracking server \"\(trackingServer)\" is not an http(s) URL or a host name"
             }
         } else if !quiet {
             return "a tracking server is needed (or quiet mode, which sends nothing)"
         }
-        if !(intervalSeconds > 0 && intervalSeconds.isFinite) {
-            return "the heartbeat interval must be a positive number of seconds, got \(intervalSeconds)"
+        if !(intervalSeconds >= Self.minimumIntervalSeconds && intervalSeconds <= Self.maximumIntervalSeconds) {
+            return "the heartbeat interval must be from \(Int(Self.minimumIntervalSeconds)) to \(Int(Self.maximumIntervalSeconds)) seconds (the player's time events come once a second), got \(intervalSeconds)"
         }
         var end = 0.0
         for (index, chapter) in chapters.sorted(by: { $0.startSeconds < $1.startSeconds }).enumerated() {

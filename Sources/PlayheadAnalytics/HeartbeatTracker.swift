@@ -89,7 +89,7 @@ public final class HeartbeatTracker: Sendable {
                 // The player's duration counts the ads in; the video's length leaves them out.
                 HeartbeatPlayerInfo(durationSeconds: player.flatMap { player in player.duration.map(player.timeline.localSeconds(atVirtual:)) },
                                     isLive: player?.isLive ?? false,
-                                    rate: player?.configuration.rate ?? 1)
+                                    rate: player?.configuration.rate ?? 1, positionSeconds: player?.currentTime)
             }
             state.timeline = { [weak player] in player?.timeline ?? AdTimeline() }
         }
@@ -124,6 +124,35 @@ public final class HeartbeatTracker: Sendable {
             if case .terminated = calls.yield(.flush(done)) { done.resume() }
         }
     }
+
+    /// Waits as ``flush()`` does, but at most `seconds` of wall time: a slow or dead tracking server may not
+    /// hold up the end of a session (each call would wait for its own timeout). Calls still unanswered then
+    /// are recorded as such. Returns whether every call was answered.
+    public func flush(within seconds: Double) async -> Bool {
+        let resumed = Locked(false)
+        let answered = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+            let finish: @Sendable (Bool) -> Void = { value in
+                if resumed.withLock({ let first = !$0; $0 = true; return first }) { done.resume(returning: value) }
+            }
+            Task { await self.flush(); finish(true) }
+            Task {
+                try? await Task.sleep(for: .milliseconds(Int((max(0, seconds) * 1000).rounded())))
+                finish(false)
+            }
+        }
+        if !answered {
+            state.withLock { state in
+                for index in state.records.indices where state.records[index].sent && state.records[index].httpStatus == nil
+                    && state.records[index].error == nil {
+                    state.records[index].error = String(format: "no answer within %g s of the session's end", seconds)
+                }
+            }
+        }
+        return answered
+    }
+
+    /// How long the end of a session waits for the tracking server's answers, wall-clock seconds.
+    public static let endGraceSeconds = 2.0
 
     /// Decides under the lock and queues in the same critical section, so calls keep their order.
     private func emit(_ decide: (inout TrackerState) -> (calls: [HeartbeatCall], lines: [String])) {

@@ -29,6 +29,13 @@ public enum HeartbeatURL {
         return full.hasSuffix("/") ? String(full.dropLast()) : full
     }
 
+    /// Whether `text`, read as a URL, has a query or a fragment (which ``base(_:)`` refuses).
+    static func hasQueryOrFragment(_ text: String) -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let components = URLComponents(string: trimmed.contains("://") ? trimmed : "http://" + trimmed) else { return false }
+        return components.query != nil || components.fragment != nil
+    }
+
     /// The call URL: `base` (from ``base(_:)``), `/`, then the parameters as a query in their order.
     public static func url(base: String, parameters: [HeartbeatParameter]) -> String {
         base + "/?" + parameters.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")

@@ -107,7 +107,7 @@ final class PlaybackSession: Sendable {
             heartbeatSubscription?.cancel()
             if let heartbeats {
                 heartbeats.unload(at: report.sessionSeconds)
-                await heartbeats.flush()
+                _ = await heartbeats.flush(within: HeartbeatTracker.endGraceSeconds)
                 report.heartbeats = heartbeats.report()
             }
             subscription.cancel()

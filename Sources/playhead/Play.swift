@@ -396,7 +396,9 @@ struct Play: AsyncParsableCommand {
         progress?.start()
         let interruption = SignalStop(player: player)
         let result = await player.run(maxSessionSeconds: duration)
-        interruption.cancel()
+        // The signal handler stays until everything is written: a first signal while the last answers come
+        // in stops nothing more (the session is over) and still lets the outputs be written.
+        defer { interruption.cancel() }
         progress?.stop()
         var final = result
         trackerSubscriptions.forEach { $0.cancel() }
@@ -404,7 +406,8 @@ struct Play: AsyncParsableCommand {
         if let heartbeatTracker {
             // The session ended: its unload (after trackComplete when it completed), then every answer.
             heartbeatTracker.unload(at: final.sessionSeconds)
-            await heartbeatTracker.flush()
+            // A slow or dead tracking server holds the end up by at most this much.
+            _ = await heartbeatTracker.flush(within: HeartbeatTracker.endGraceSeconds)
             final.heartbeats = heartbeatTracker.report()
         }
         if let tracker {

@@ -12,11 +12,11 @@ import Testing
 
     /// Feeds `kinds` (each at its session time) to a session; returns every call and line.
     func run(_ kinds: [(Double, PlayerEventKind)], settings: HeartbeatSettings = HeartbeatSettings(trackingServer: "http://127.0.0.1:9"),
-             unloadAt: Double? = nil) -> (calls: [HeartbeatCall], lines: [String]) {
+             unloadAt: Double? = nil, info: HeartbeatPlayerInfo = vod) -> (calls: [HeartbeatCall], lines: [String]) {
         var session = HeartbeatSession(settings: settings, sessionId: "sid")
         var calls: [HeartbeatCall] = [], lines: [String] = []
         for (index, (time, kind)) in kinds.enumerated() {
-            let out = session.handle(PlayerEvent(sequence: index + 1, playerTime: time, kind: kind), info: Self.vod)
+            let out = session.handle(PlayerEvent(sequence: index + 1, playerTime: time, kind: kind), info: info)
             calls += out.calls
             lines += out.lines
         }
@@ -69,7 +69,58 @@ import Testing
         #expect(calls.map { "\($0.method):\($0.type)" } == ["trackVideoLoad:load", "trackSessionStart:start", "trackPlay:play",
                                                             "trackBufferStart:buffer_start", "heartbeat:buffer", "trackBufferComplete:buffer_complete",
                                                             "heartbeat:play"])
-        #expect(calls.filter { $0.method == "heartbeat" }.map(\.sessionSeconds) == [12, 22])
+        // The buffer heartbeat at its due time (11.25 s), made at the first event after it.
+        #expect(calls.filter { $0.method == "heartbeat" }.map(\.sessionSeconds) == [11.25, 22])
+    }
+
+    @Test func aLongStallWithNoEventsStillHasItsBufferHeartbeats() {
+        // A stalled player posts nothing: 28 s of stall had one heartbeat, at its end.
+        let events = Self.start + Self.ticks(2, 5) + [(5.5, .bufferingStarted), (33.5, .bufferingCompleted(durationSeconds: 28))]
+            + Self.ticks(34, 42, offset: 29.25)
+        let calls = run(events).calls
+        let heartbeats = calls.filter { $0.method == "heartbeat" }
+        #expect(heartbeats.map(\.sessionSeconds) == [11.25, 21.25, 31.25, 42])
+        #expect(heartbeats.map(\.type) == ["buffer", "buffer", "buffer", "play"])
+        #expect(heartbeats.prefix(3).allSatisfy { $0.parameter("l:event:playhead") == "4" })
+    }
+
+    @Test func callsInsideAnAdCarryItsPlayheadNowNotAtItsLastProgress() {
+        // The ad starts at 10 s; its adProgress comes once a second. A heartbeat due at 11.25 s comes with the
+        // tick at 11.5 s: 1.5 s into the ad (it said 0, the last progress); a pause at 12.75 s says 2.
+        let ad = AdEventInfo(breakId: "b", breakIndex: 0, adId: "a", adIndex: 0, url: "http://ad", durationSeconds: 10, offsetSeconds: 0, pts: 0)
+        var progress = ad
+        progress.offsetSeconds = 1
+        let events = Self.start + Self.ticks(2, 9) + [(10.0, .adBreakStarted(breakId: "b", breakIndex: 0, ads: 1)), (10.0, .adStarted(ad)),
+                                                      (11.5, .timeChanged(seconds: 11.5)), (11.75, .adProgress(progress)),
+                                                      (12.75, .statusChanged(from: .playing, to: .paused))]
+        let calls = run(events).calls
+        let heartbeat = try! #require(calls.first { $0.method == "heartbeat" })
+        #expect(heartbeat.assetType == "ad" && abs(heartbeat.playheadSeconds - 1.5) < 1e-9)
+        let pause = try! #require(calls.first { $0.method == "trackPause" })
+        #expect(abs(pause.playheadSeconds - 2) < 1e-9 && pause.parameter("l:event:playhead") == "2")
+    }
+
+    @Test func theFirstPlayCarriesWherePlaybackStarts() {
+        // A start position of 12 s: trackPlay said 0.
+        let info = HeartbeatPlayerInfo(durationSeconds: 30, isLive: false, positionSeconds: 12)
+        let calls = run(Self.start, info: info).calls
+        let play = try! #require(calls.first { $0.method == "trackPlay" })
+        #expect(play.playheadSeconds == 12)
+    }
+
+    @Test func aTrackingServerThatDoesNotAnswerHoldsTheEndUpOnlyForTheGrace() async throws {
+        // Each call waited for its answer at the end: a server that never answered held the session's end
+        // (its report, its exit) for a timeout per queued call.
+        let server = try AdServer()
+        server.setFault(.delay(seconds: 5), forPath: "/hb/")
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop() }
+        let tracker = HeartbeatTracker(settings: HeartbeatSettings(trackingServer: server.heartbeatServerURL), client: client, sessionId: "s1")
+        for (index, (time, kind)) in Self.start.enumerated() { tracker.consume(PlayerEvent(sequence: index + 1, playerTime: time, kind: kind)) }
+        let answered = await tracker.flush(within: 0.3)
+        #expect(!answered)
+        #expect(tracker.records.count == 3)
+        #expect(tracker.records.allSatisfy { $0.httpStatus == nil && $0.error?.contains("no answer within 0.3 s") == true })
     }
 
     @Test func anErrorIsATrackVideoPlayerErrorWithItsCodeAndEndsTheHeartbeats() {
@@ -116,8 +167,8 @@ import Testing
         #expect(adStart.parameter("s:asset:pod_id") == "mid" && adStart.parameter("l:asset:pod_position") == "1")
         #expect(adStart.parameter("s:meta:ad.campaign") == "c" && adStart.parameter("s:meta:video.show") == "x")
         #expect(adStart.parameter("s:meta:chapter.segmentType") == nil)
-        // Due at 11.25 s, made at the next event (11.5 s) with the ad playhead of the last one before it.
-        #expect(tick.assetType == "ad" && tick.sessionSeconds == 11.5 && tick.parameter("l:event:playhead") == "3")
+        // Due at 11.25 s, made at the next event (11.5 s) with the ad playhead then: 4 s in (the last adProgress said 3).
+        #expect(tick.assetType == "ad" && tick.sessionSeconds == 11.5 && tick.parameter("l:event:playhead") == "4")
         #expect(calls[8].parameter("l:event:playhead") == "10")
         #expect(calls[0].parameter("s:meta:video.show") == "x" && calls[0].parameter("s:meta:ad.campaign") == nil)
     }
@@ -145,7 +196,10 @@ import Testing
         #expect(HeartbeatSettings(trackingServer: nil).problem?.contains("tracking server is needed") == true)
         #expect(HeartbeatSettings(trackingServer: nil, quiet: true).problem == nil)
         #expect(HeartbeatSettings(trackingServer: "ftp://x").problem?.contains("\"ftp://x\" is not an http(s) URL") == true)
-        #expect(HeartbeatSettings(trackingServer: "h", intervalSeconds: 0).problem?.contains("positive number") == true)
+        #expect(HeartbeatSettings(trackingServer: "h", intervalSeconds: 0).problem?.contains("from 1 to") == true)
+        #expect(HeartbeatSettings(trackingServer: "h", intervalSeconds: 0.25).problem?.contains("from 1 to") == true)
+        #expect(HeartbeatSettings(trackingServer: "h", intervalSeconds: 1e10).problem?.contains("from 1 to") == true)
+        #expect(HeartbeatSettings(trackingServer: "http://h/hb?x=1").problem?.contains("has a query or fragment") == true)
         #expect(HeartbeatSettings(trackingServer: "h", chapters: [.init(startSeconds: 0, lengthSeconds: 10), .init(startSeconds: 5, lengthSeconds: 1)])
             .problem?.contains("starts before") == true)
         #expect(HeartbeatURL.base("collector.test:8080") == "http://collector.test:8080")
