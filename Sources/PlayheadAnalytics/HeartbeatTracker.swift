@@ -41,6 +41,12 @@ public final class HeartbeatTracker: Sendable {
             for await job in stream {
                 switch job {
                 case let .send(index, url):
+                    // Given up at the session's end (the server stopped answering): the rest is not sent.
+                    guard records.withLock({ state in
+                        if state.gaveUp { return false }
+                        state.inFlight = index
+                        return true
+                    }) else { continue }
                     var status: Int?, failure: String?
                     if let client {
                         do throws(HTTPError) {
@@ -50,6 +56,9 @@ public final class HeartbeatTracker: Sendable {
                         }
                     }
                     records.withLock { state in
+                        state.inFlight = nil
+                        state.answered += 1
+                        guard !state.gaveUp else { return }
                         state.records[index].httpStatus = status
                         state.records[index].error = failure
                     }
@@ -125,10 +134,34 @@ public final class HeartbeatTracker: Sendable {
         }
     }
 
-    /// Waits as ``flush()`` does, but at most `seconds` of wall time: a slow or dead tracking server may not
-    /// hold up the end of a session (each call would wait for its own timeout). Calls still unanswered then
-    /// are recorded as such. Returns whether every call was answered.
+    /// Waits as ``flush()`` does while the tracking server keeps answering, but gives up once `seconds` of
+    /// wall time pass with no answer: a dead or stalled server may not hold up the end of a session (each
+    /// call would wait for its own timeout), while a slow one still gets every call. When it gives up, the
+    /// call under way is recorded as unanswered and the calls not sent yet as not sent (and they are not
+    /// sent later). Returns whether every call was answered.
     public func flush(within seconds: Double) async -> Bool {
+        while true {
+            let before = state.withLock { $0.answered }
+            if await flush(orAfter: seconds) { return true }
+            if state.withLock({ $0.answered }) == before { break }
+        }
+        state.withLock { state in
+            state.gaveUp = true
+            for index in state.records.indices where state.records[index].sent && state.records[index].httpStatus == nil
+                && state.records[index].error == nil {
+                if index == state.inFlight {
+                    state.records[index].error = String(format: "no answer within %g s of the session's end", seconds)
+                } else {
+                    state.records[index].sent = false
+                    state.records[index].error = String(format: "not sent: the tracking server had not answered for %g s when the session ended", seconds)
+                }
+            }
+        }
+        return false
+    }
+
+    /// ``flush()``, or false after `seconds` of wall time.
+    private func flush(orAfter seconds: Double) async -> Bool {
         let resumed = Locked(false)
         let answered = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
             let finish: @Sendable (Bool) -> Void = { value in
@@ -140,18 +173,10 @@ public final class HeartbeatTracker: Sendable {
                 finish(false)
             }
         }
-        if !answered {
-            state.withLock { state in
-                for index in state.records.indices where state.records[index].sent && state.records[index].httpStatus == nil
-                    && state.records[index].error == nil {
-                    state.records[index].error = String(format: "no answer within %g s of the session's end", seconds)
-                }
-            }
-        }
         return answered
     }
 
-    /// How long the end of a session waits for the tracking server's answers, wall-clock seconds.
+    /// How long the end of a session waits for the tracking server's next answer, wall-clock seconds.
     public static let endGraceSeconds = 2.0
 
     /// Decides under the lock and queues in the same critical section, so calls keep their order.
@@ -182,6 +207,12 @@ enum TrackerJob: Sendable {
 struct TrackerState: Sendable {
     var session: HeartbeatSession
     var records: [HeartbeatRecord] = []
+    /// The record whose call is under way.
+    var inFlight: Int?
+    /// Calls answered (or failed) so far.
+    var answered = 0
+    /// The end of the session gave up waiting: calls not sent yet are not sent.
+    var gaveUp = false
     var info: @Sendable () -> HeartbeatPlayerInfo = { HeartbeatPlayerInfo(durationSeconds: nil, isLive: false) }
     var timeline: (@Sendable () -> AdTimeline)?
 }

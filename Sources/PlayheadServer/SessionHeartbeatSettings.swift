@@ -92,7 +92,7 @@ extension SessionSpec {
             result.chapters = parsed
         }
         if let problem = result.settings.problem {
-            let field = problem.contains("chapter") ? "heartbeats.chapters" : "heartbeats.trackingServer"
+            let field = problem.contains("chapter") ? "heartbeats.chapters" : problem.contains("interval") ? "heartbeats.intervalSeconds" : "heartbeats.trackingServer"
             throw .invalidField(field, problem)
         }
         return result

@@ -396,8 +396,9 @@ struct Play: AsyncParsableCommand {
         progress?.start()
         let interruption = SignalStop(player: player)
         let result = await player.run(maxSessionSeconds: duration)
-        // The signal handler stays until everything is written: a first signal while the last answers come
-        // in stops nothing more (the session is over) and still lets the outputs be written.
+        // The signal that stopped the session, if one did: a signal after it ended (while the last answers
+        // come in) stops nothing, lets the outputs be written, and leaves the exit status the session's.
+        let stoppedBy = interruption.received
         defer { interruption.cancel() }
         progress?.stop()
         var final = result
@@ -431,7 +432,7 @@ struct Play: AsyncParsableCommand {
                 throw ExitCode(2)
             }
         }
-        if let signal = interruption.received { throw ExitCode(128 + signal) }
+        if let signal = stoppedBy { throw ExitCode(128 + signal) }
         if final.finalStatus == .error {
             printError(final.error ?? "playback failed")
             throw ExitCode(1)

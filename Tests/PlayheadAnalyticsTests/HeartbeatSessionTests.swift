@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import PlayheadAnalytics
 import PlayheadCore
 import PlayheadNet
@@ -111,16 +112,35 @@ import Testing
     @Test func aTrackingServerThatDoesNotAnswerHoldsTheEndUpOnlyForTheGrace() async throws {
         // Each call waited for its answer at the end: a server that never answered held the session's end
         // (its report, its exit) for a timeout per queued call.
-        let server = try AdServer()
-        server.setFault(.delay(seconds: 5), forPath: "/hb/")
+        let blackhole = try Blackhole()
+        defer { blackhole.close() }
         let client = HTTPClient()
-        defer { client.shutdown(); server.stop() }
-        let tracker = HeartbeatTracker(settings: HeartbeatSettings(trackingServer: server.heartbeatServerURL), client: client, sessionId: "s1")
+        defer { client.shutdown() }
+        let tracker = HeartbeatTracker(settings: HeartbeatSettings(trackingServer: "http://127.0.0.1:\(blackhole.port)/hb"), client: client, sessionId: "s1")
         for (index, (time, kind)) in Self.start.enumerated() { tracker.consume(PlayerEvent(sequence: index + 1, playerTime: time, kind: kind)) }
         let answered = await tracker.flush(within: 0.3)
         #expect(!answered)
-        #expect(tracker.records.count == 3)
-        #expect(tracker.records.allSatisfy { $0.httpStatus == nil && $0.error?.contains("no answer within 0.3 s") == true })
+        let records = tracker.records
+        try #require(records.count == 3)
+        // The first call is under way and unanswered; the others were never sent (they were recorded as sent).
+        #expect(records[0].sent && records[0].httpStatus == nil && records[0].error?.contains("no answer within 0.3 s") == true)
+        #expect(records.dropFirst().allSatisfy { !$0.sent && $0.error?.hasPrefix("not sent") == true })
+    }
+
+    @Test func aSlowTrackingServerStillGetsEveryCallAtTheEnd() async throws {
+        // Waiting at most 2 s in all lost most calls of a fast virtual-clock session to a server answering in 0.4 s.
+        let server = try AdServer()
+        server.setFault(.delay(seconds: 0.2), forPath: "/hb/")
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop() }
+        let tracker = HeartbeatTracker(settings: HeartbeatSettings(trackingServer: server.heartbeatServerURL), client: client, sessionId: "s1")
+        for (index, (time, kind)) in (Self.start + Self.ticks(2, 32)).enumerated() { tracker.consume(PlayerEvent(sequence: index + 1, playerTime: time, kind: kind)) }
+        tracker.unload(at: 32)
+        // 7 calls of 0.2 s each: more than the 1 s of silence allowed, but never 1 s without an answer.
+        let answered = await tracker.flush(within: 1)
+        #expect(answered)
+        #expect(tracker.records.count == 7 && tracker.records.allSatisfy { $0.httpStatus == 200 })
+        #expect(server.heartbeats.count == 7)
     }
 
     @Test func anErrorIsATrackVideoPlayerErrorWithItsCodeAndEndsTheHeartbeats() {
@@ -254,4 +274,30 @@ final class LockedLines: @unchecked Sendable {
     private var stored: [String] = []
     func append(_ line: String) { lock.withLock { stored.append(line) } }
     var lines: [String] { lock.withLock { stored } }
+}
+
+/// A loopback TCP port that accepts connections (the kernel's backlog) and never answers.
+final class Blackhole: @unchecked Sendable {
+    let port: Int
+    private let fd: Int32
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard descriptor >= 0, bound == 0, listen(descriptor, 64) == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        fd = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() { _ = Glibc.close(fd) }
 }
