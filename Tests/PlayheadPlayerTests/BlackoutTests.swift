@@ -237,6 +237,29 @@ struct TextPlaylistNetwork: PlayerNetwork {
         #expect(!played.events.contains { if case .adStarted = $0.kind { true } else { false } })
     }
 
+    @Test func aBlackoutAtASegmentStartShowsThePicturesBeforeItThatSegmentHolds() async throws {
+        // Long GOPs with B-frames cut by time: the segment at 2 s holds the last three pictures before 2 s.
+        // The blackout entered at once and lost them (a 100 ms hole before the alternate).
+        let text = try String(contentsOfFile: PlayerFixtures.streams + "/longgop/ts/index.m3u8", encoding: .utf8)
+        var lines: [String] = [], index = 0
+        for line in text.split(separator: "\n").map(String.init) {
+            if line.hasPrefix("#EXTINF") {
+                if index == 1 { lines.append("#EXT-X-BLACKOUT:START") }
+                if index == 3 { lines.append("#EXT-X-BLACKOUT:END") }
+                index += 1
+            }
+            lines.append(line.hasSuffix(".ts") ? "../longgop/ts/" + line : line)
+        }
+        let played = try await play(live: false, playlist: "/blackout/longgop.m3u8", texts: ["/blackout/longgop.m3u8": lines.joined(separator: "\n") + "\n"])
+        #expect(played.report.finalStatus == .completed, "\(played.report.error ?? "")")
+        let content = await Self.hashes("longgop/ts/index.m3u8"), alternate = await Self.hashes("ad/v0/index.m3u8")
+        try #require(played.hashes.count > 61)
+        // Every picture before 2 s, then the alternate from its first.
+        #expect(Self.mismatch(Array(played.hashes[..<61]), Array(content[..<60]) + [alternate[0]]) == nil)
+        let boundary = try #require(played.report.adBoundaries.first)
+        #expect(abs((boundary.lastContentBefore?.sourceSeconds ?? 0) - 59.0 / 30) < 1e-6)
+    }
+
     @Test func aSessionEndingInsideABlackoutDoesNotEndIt() async throws {
         let played = try await play(duration: 14)
         try #require(played.report.blackouts.count == 1)

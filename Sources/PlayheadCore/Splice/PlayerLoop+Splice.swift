@@ -23,6 +23,9 @@ extension MediaPlayer {
 
     /// Slack for comparing cue and segment times, seconds.
     static let spliceSlackSeconds = 1e-3
+    /// How far short of a break's cue the content loaded before it may end for the segment at the cue to be
+    /// played first (its pictures before the cue): more is a hole in the media, not reordered pictures.
+    static let shortOfCueSeconds = 0.5
 
     /// The first break not yet entered whose cue lies in `[from, before)` content seconds and whose
     /// ads are ready.
@@ -64,6 +67,13 @@ extension MediaPlayer {
         if let adBreak = pendingBreak(from: from, before: tracked.endSeconds) {
             // The cue is where what is left of the segment starts: the break comes first.
             if adBreak.contentSeconds <= from + Self.spliceSlackSeconds {
+                // The content loaded before ends short of the cue (B-frames of a stream cut by time: this segment
+                // holds pictures before the cue): this segment plays first, cut at the cue. They were lost.
+                if let loaded = state.loadedEnd.map({ $0 - state.contentOffset }), state.contentClipStart == nil,
+                   loaded < adBreak.contentSeconds - 1e-3, loaded > adBreak.contentSeconds - Self.shortOfCueSeconds {
+                    placement.clipEnd = adBreak.contentSeconds
+                    return placement
+                }
                 enterBreak(alignBreakToLoadedEnd(adBreak), now: now)
                 return nil
             }
