@@ -123,7 +123,8 @@ public struct HeartbeatSession: Sendable {
         case .seekStarted:
             track("trackSeekStart", "seek_start", now, info)
         case let .seekCompleted(at):
-            track("trackSeekComplete", "seek_complete", now, info, playheadOverride: timeline.localSeconds(atVirtual: at))
+            track("trackSeekComplete", "seek_complete", now, info,
+                  playheadOverride: timeline.contentSecondsCountingBlackouts(atVirtual: at) ?? timeline.localSeconds(atVirtual: at))
             moveContent(toVirtual: at, now, info)
         case .bufferingStarted:
             guard phase == .playing else { break }
@@ -240,12 +241,13 @@ public struct HeartbeatSession: Sendable {
     private mutating func advance(to now: Double, info: HeartbeatPlayerInfo) {
         guard phase == .playing, ad == nil, now > virtualAt else { return }
         let position = virtualSeconds + (now - virtualAt) * info.rate
-        if case .content = timeline.position(atVirtual: position) { contentSeconds = timeline.localSeconds(atVirtual: position) }
+        // A blackout is main content for heartbeats: its alternate replaces the content second for second.
+        if let content = timeline.contentSecondsCountingBlackouts(atVirtual: position) { contentSeconds = content }
     }
 
     /// Keeps the extrapolated position as known at `now` (the clock stops: a pause, a stall).
     private mutating func freeze(_ now: Double) {
-        if phase != .ended, now > virtualAt, ad == nil { virtualSeconds = timeline.virtualSeconds(forContent: contentSeconds) }
+        if phase != .ended, now > virtualAt, ad == nil { virtualSeconds = timeline.virtualSecondsCountingBlackouts(forContent: contentSeconds) }
         virtualAt = now
         // Inside an ad: its playhead stops where it got to (it moved on since its last adProgress).
         if var current = ad {
@@ -265,8 +267,8 @@ public struct HeartbeatSession: Sendable {
     private mutating func moveContent(toVirtual seconds: Double, _ now: Double, _ info: HeartbeatPlayerInfo) {
         virtualSeconds = seconds
         virtualAt = now
-        if case .content = timeline.position(atVirtual: seconds) {
-            contentSeconds = timeline.localSeconds(atVirtual: seconds)
+        if let content = timeline.contentSecondsCountingBlackouts(atVirtual: seconds) {
+            contentSeconds = content
             if ad == nil, firstPlayDone { updateChapter(now, info) }
         }
     }

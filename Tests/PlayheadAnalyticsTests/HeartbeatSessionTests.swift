@@ -101,6 +101,30 @@ import Testing
         #expect(abs(pause.playheadSeconds - 2) < 1e-9 && pause.parameter("l:event:playhead") == "2")
     }
 
+    @Test func aBlackoutIsMainContentWhosePlayheadMovesOn() {
+        // A blackout from 8 s to 20 s (a break of the alternate's plays on the timeline): heartbeats in it
+        // said 7, the last content position before it, and a join inside it said 0.
+        let alternate = TimelineAd(id: "b#1", url: "http://slate", durationSeconds: 12)
+        let timeline = AdTimeline(breaks: [AdBreak(id: AdBreak.blackoutPrefix + "b", contentSeconds: 8, ads: [alternate], replacedContentSeconds: 12, watched: true)])
+        var session = HeartbeatSession(settings: HeartbeatSettings(trackingServer: "http://127.0.0.1:9"), sessionId: "sid")
+        session.update(timeline: timeline)
+        var calls: [HeartbeatCall] = []
+        for (index, (time, kind)) in (Self.start + Self.ticks(2, 14)).enumerated() {
+            calls += session.handle(PlayerEvent(sequence: index + 1, playerTime: time, kind: kind), info: Self.vod).calls
+        }
+        let heartbeat = try! #require(calls.first { $0.method == "heartbeat" })
+        #expect(heartbeat.assetType == "main" && abs(heartbeat.playheadSeconds - 10.75) < 1e-9 && heartbeat.parameter("l:event:playhead") == "10")
+        // Joining at 10 s, inside it.
+        var joined = HeartbeatSession(settings: HeartbeatSettings(trackingServer: "http://127.0.0.1:9"), sessionId: "sid")
+        joined.update(timeline: timeline)
+        var first: [HeartbeatCall] = []
+        for (index, (time, kind)) in Self.start.enumerated() {
+            first += joined.handle(PlayerEvent(sequence: index + 1, playerTime: time, kind: kind),
+                                   info: HeartbeatPlayerInfo(durationSeconds: 30, isLive: false, positionSeconds: 10)).calls
+        }
+        #expect(first.first { $0.method == "trackPlay" }?.playheadSeconds == 10)
+    }
+
     @Test func theFirstPlayCarriesWherePlaybackStarts() {
         // A start position of 12 s: trackPlay said 0.
         let info = HeartbeatPlayerInfo(durationSeconds: 30, isLive: false, positionSeconds: 12)

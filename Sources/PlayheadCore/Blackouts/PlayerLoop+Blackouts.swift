@@ -17,7 +17,7 @@ extension MediaPlayer {
     func isBlackout(_ breakId: String) -> Bool { state.blackoutIndex[breakId] != nil }
 
     /// The break id of blackout `id`.
-    static func blackoutBreakID(_ id: String) -> String { "blackout:\(id)" }
+    static func blackoutBreakID(_ id: String) -> String { AdBreak.blackoutPrefix + id }
 
     /// Fetches the alternate content's playlists once, at load, in line (the virtual clock charges their
     /// fetch). A failure is said (a warning) and blackouts then leave the main content on.
@@ -233,10 +233,7 @@ extension MediaPlayer {
     /// Content seconds at playback-timeline time `virtual`: inside a blackout, the content time it replaces
     /// (a blackout replaces content second for second); elsewhere the PSDK's local time.
     func contentSeconds(atVirtual virtual: Double) -> Double {
-        if case let .ad(index, _, _) = state.timeline.position(atVirtual: virtual), isBlackout(state.timeline.breaks[index].id) {
-            return state.timeline.breaks[index].contentSeconds + virtual - state.timeline.virtualStart(ofBreak: index)
-        }
-        return state.timeline.localSeconds(atVirtual: virtual)
+        state.timeline.contentSecondsCountingBlackouts(atVirtual: virtual) ?? state.timeline.localSeconds(atVirtual: virtual)
     }
 
     /// A seek target at or past the start of the open blackout is inside it, however far the playlist lists:
@@ -324,7 +321,35 @@ extension MediaPlayer {
     }
 }
 
+extension AdBreak {
+    /// What a blackout's break id starts with (`blackout:<id>`).
+    public static let blackoutPrefix = "blackout:"
+    /// Whether this break is a blackout's (its "ads" are plays of the alternate content).
+    public var isBlackout: Bool { id.hasPrefix(Self.blackoutPrefix) }
+}
+
 extension AdTimeline {
+    /// The content seconds at playback-timeline time `virtual`, a blackout counted as the content it replaces
+    /// second for second; nil inside an ad.
+    public func contentSecondsCountingBlackouts(atVirtual virtual: Double) -> Double? {
+        switch position(atVirtual: virtual) {
+        case let .content(seconds): return seconds
+        case let .ad(index, _, _):
+            guard breaks[index].isBlackout else { return nil }
+            return breaks[index].contentSeconds + virtual - virtualStart(ofBreak: index)
+        }
+    }
+
+    /// The playback-timeline time of content seconds `content`, inside a blackout too (``virtualSeconds(forContent:)``
+    /// maps replaced content to the break's end).
+    public func virtualSecondsCountingBlackouts(forContent content: Double) -> Double {
+        for (index, adBreak) in breaks.enumerated() where adBreak.isBlackout
+            && content >= adBreak.contentSeconds && content < adBreak.contentSeconds + adBreak.replacedContentSeconds {
+            return virtualStart(ofBreak: index) + content - adBreak.contentSeconds
+        }
+        return virtualSeconds(forContent: content)
+    }
+
     /// The timeline with break `breakId` replacing `seconds` of content.
     func settingReplacedSeconds(_ seconds: Double, breakId: String) -> AdTimeline {
         var breaks = self.breaks
