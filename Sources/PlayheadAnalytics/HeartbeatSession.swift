@@ -14,7 +14,7 @@ import PlayheadCore
 /// | `statusChanged` to `paused` | `trackPause` (`pause`) |
 /// | `seekStarted` / `seekCompleted` | `trackSeekStart` / `trackSeekComplete` (`seek_start` / `seek_complete`) |
 /// | `bufferingStarted` / `bufferingCompleted` | `trackBufferStart` / `trackBufferComplete` (`buffer_start` / `buffer_complete`) |
-/// | `adStarted` / `adCompleted` | `trackAdStart` / `trackAdComplete` (`ad_start` / `ad_complete`); an ad left early (`adSkipped`) has no complete, as the guide allows for a seek out |
+/// | `adStarted` / `adCompleted` | `trackAdStart` / `trackAdComplete` (`ad_start` / `ad_complete`); an ad left by a seek (`adSkipped` during it) has no complete, as the guide allows; one left otherwise (cut short, a stop) completes where it got to |
 /// | content playhead enters / plays through a chapter | `trackChapterStart` / `trackChapterComplete` (`chapter_start` / `chapter_complete`) |
 /// | `bitrateChanged` after the first choice | `trackBitrateChange` (`bitrate_change`) |
 /// | `error` | `trackVideoPlayerError` (`error`, `s:event:error_id` = the notification's code) |
@@ -53,6 +53,8 @@ public struct HeartbeatSession: Sendable {
     private var virtualSeconds = 0.0
     private var virtualAt = 0.0
     private var ad: AdEventInfo?
+    /// A seek is under way (between `seekStarted` and `seekCompleted`): an ad left then needs no complete.
+    private var seeking = false
     /// Session time at which `ad`'s offset was known (the ad playhead moves on from there while playing).
     private var adOffsetAt = 0.0
     private var adBreakContentSeconds = 0.0
@@ -121,8 +123,10 @@ public struct HeartbeatSession: Sendable {
         case let .timeChanged(seconds):
             moveContent(toVirtual: seconds, now, info)
         case .seekStarted:
+            seeking = true
             track("trackSeekStart", "seek_start", now, info)
         case let .seekCompleted(at):
+            seeking = false
             track("trackSeekComplete", "seek_complete", now, info,
                   playheadOverride: timeline.contentSecondsCountingBlackouts(atVirtual: at) ?? timeline.localSeconds(atVirtual: at))
             moveContent(toVirtual: at, now, info)
@@ -153,7 +157,14 @@ public struct HeartbeatSession: Sendable {
             adOffsetAt = now
             track("trackAdComplete", "ad_complete", now, info)
             ad = nil
-        case .adSkipped:
+        case let .adSkipped(adInfo):
+            // Left early: the guide lets an ad have no complete only when the user seeks out of it. An ad the
+            // player cut short (a segment that could not be loaded) or a stop inside it completes where it got to.
+            if !seeking, ad != nil {
+                ad = adInfo
+                adOffsetAt = now
+                track("trackAdComplete", "ad_complete", now, info)
+            }
             ad = nil
         case let .bitrateChanged(from, to, _):
             let first = from == nil && bitrate == nil

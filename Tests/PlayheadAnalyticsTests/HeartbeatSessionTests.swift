@@ -125,6 +125,21 @@ import Testing
         #expect(first.first { $0.method == "trackPlay" }?.playheadSeconds == 10)
     }
 
+    @Test func anAdCutShortCompletesAndOneLeftByASeekDoesNot() {
+        // The guide excuses a missing trackAdComplete only for a seek out of the ad; an ad the player cut short
+        // (its segment failed) had none either.
+        let ad = AdEventInfo(breakId: "b", breakIndex: 0, adId: "a", adIndex: 0, url: "http://ad", durationSeconds: 10, offsetSeconds: 0, pts: 0)
+        var cut = ad
+        cut.offsetSeconds = 4
+        let adStart: [(Double, PlayerEventKind)] = [(10.0, .adBreakStarted(breakId: "b", breakIndex: 0, ads: 1)), (10.0, .adStarted(ad))]
+        let cutShort = run(Self.start + Self.ticks(2, 9) + adStart + [(14.0, .adSkipped(cut))]).calls
+        let complete = try! #require(cutShort.first { $0.method == "trackAdComplete" })
+        #expect(complete.assetType == "ad" && complete.playheadSeconds == 4)
+        let seekOut = run(Self.start + Self.ticks(2, 9) + adStart + [(14.0, .seekStarted(from: 14, to: 25)), (14.0, .adSkipped(cut)),
+                                                                      (14.2, .seekCompleted(at: 25))]).calls
+        #expect(!seekOut.contains { $0.method == "trackAdComplete" })
+    }
+
     @Test func theFirstPlayCarriesWherePlaybackStarts() {
         // A start position of 12 s: trackPlay said 0.
         let info = HeartbeatPlayerInfo(durationSeconds: 30, isLive: false, positionSeconds: 12)
