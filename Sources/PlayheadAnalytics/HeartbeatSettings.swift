@@ -98,7 +98,7 @@ public struct HeartbeatSettings: Sendable, Equatable {
 
 /// A chapter of the content (the guide's `ChapterInfo`): where it starts and how long it is, in
 /// seconds of content (ads not counted), and its optional name. Its position is its rank by start, from 1.
-public struct HeartbeatChapter: Sendable, Equatable {
+public struct HeartbeatChapter: Sendable, Equatable, Codable {
     /// The offset in the content where the chapter starts, seconds.
     public var startSeconds: Double
     /// Its duration, seconds.

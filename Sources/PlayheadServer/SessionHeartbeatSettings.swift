@@ -23,7 +23,7 @@ public struct SessionHeartbeatSettings: Sendable, Codable, Equatable {
     /// Custom metadata on the calls inside a chapter (`s:meta:chapter.KEY`).
     public var chapterMetadata: [String: String]?
     /// Chapters in content seconds.
-    public var chapters: [SessionHeartbeatChapter]?
+    public var chapters: [HeartbeatChapter]?
 
     /// Creates settings with nothing set.
     public init() {}
@@ -33,27 +33,10 @@ public struct SessionHeartbeatSettings: Sendable, Codable, Equatable {
         var settings = HeartbeatSettings(trackingServer: trackingServer, quiet: quiet ?? false, videoId: videoId, videoName: videoName,
                                          videoMetadata: videoMetadata ?? [:], adMetadata: adMetadata ?? [:],
                                          chapterMetadata: chapterMetadata ?? [:],
-                                         chapters: (chapters ?? []).map { HeartbeatChapter(startSeconds: $0.startSeconds, lengthSeconds: $0.lengthSeconds, name: $0.name) })
+                                         chapters: chapters ?? [])
         if let intervalSeconds { settings.intervalSeconds = intervalSeconds }
         if let publisher { settings.publisher = publisher }
         return settings
-    }
-}
-
-/// A chapter of a session's heartbeat settings: its start and length in content seconds, and a name.
-public struct SessionHeartbeatChapter: Sendable, Codable, Equatable {
-    /// Where it starts, content seconds.
-    public var startSeconds: Double
-    /// How long it is, seconds.
-    public var lengthSeconds: Double
-    /// Its name, if any.
-    public var name: String?
-
-    /// Creates a chapter.
-    public init(startSeconds: Double, lengthSeconds: Double, name: String? = nil) {
-        self.startSeconds = startSeconds
-        self.lengthSeconds = lengthSeconds
-        self.name = name
     }
 }
 
@@ -64,7 +47,8 @@ extension SessionSpec {
                              "adMetadata", "chapterMetadata", "chapters"])
         var result = SessionHeartbeatSettings()
         result.trackingServer = try r.string("trackingServer")
-        result.intervalSeconds = try r.number("intervalSeconds", minimum: 0.001, maximum: maxSeconds)
+        result.intervalSeconds = try r.number("intervalSeconds", minimum: HeartbeatSettings.minimumIntervalSeconds,
+                                             maximum: HeartbeatSettings.maximumIntervalSeconds)
         result.quiet = try r.bool("quiet")
         result.videoId = try r.string("videoId")
         result.videoName = try r.string("videoName")
@@ -82,17 +66,17 @@ extension SessionSpec {
         result.adMetadata = try strings("adMetadata")
         result.chapterMetadata = try strings("chapterMetadata")
         if let chapters = try r.objectArray("chapters") {
-            var parsed: [SessionHeartbeatChapter] = []
+            var parsed: [HeartbeatChapter] = []
             for chapter in chapters {
                 try chapter.rejectUnknown(["startSeconds", "lengthSeconds", "name"])
                 guard let start = try chapter.number("startSeconds", minimum: 0, maximum: maxSeconds) else { throw .missingField(chapter.path("startSeconds")) }
                 guard let length = try chapter.number("lengthSeconds", minimum: 0.001, maximum: maxSeconds) else { throw .missingField(chapter.path("lengthSeconds")) }
-                parsed.append(SessionHeartbeatChapter(startSeconds: start, lengthSeconds: length, name: try chapter.string("name")))
+                parsed.append(HeartbeatChapter(startSeconds: start, lengthSeconds: length, name: try chapter.string("name")))
             }
             result.chapters = parsed
         }
         if let problem = result.settings.problem {
-            let field = problem.contains("chapter") ? "heartbeats.chapters" : problem.contains("interval") ? "heartbeats.intervalSeconds" : "heartbeats.trackingServer"
+            let field = problem.contains("chapter") ? "heartbeats.chapters" : "heartbeats.trackingServer"
             throw .invalidField(field, problem)
         }
         return result

@@ -163,13 +163,7 @@ extension MediaPlayer {
         let record = report.blackouts[index]
         let duration = (alternate.media.segments.reduce(0.0) { $0 + max(0, $1.duration) })
         let ad = TimelineAd(id: "\(record.id)#\(loop + 1)", url: alternate.topURL, durationSeconds: duration)
-        let asset = AdAsset(ad: ad, mediaURL: alternate.mediaURL, tracker: LivePlaylistTracker(first: alternate.media, loadedAt: driver.now),
-                            decoder: RenditionDecoder(options: decoder.options))
-        if case let .multivariant(multivariant) = alternate.top {
-            asset.multivariant = multivariant
-            asset.renditions = alternate.renditions
-        }
-        return asset
+        return AdAsset(ad: ad, playlists: alternate, options: decoder.options, loadedAt: driver.now)
     }
 
     /// The blackout break's alternate content ran out before the blackout's end: it plays again from its

@@ -29,6 +29,15 @@ final class AdAsset {
         self.decoder = decoder
     }
 
+    /// An asset for `ad` from its fetched playlists: the media playlist chosen, and for a multivariant ad
+    /// every rendition (the break's start may pick another); its own decoder with `options`.
+    convenience init(ad: TimelineAd, playlists: AdPlaylists, options: RenditionDecoderOptions, loadedAt now: Double) {
+        self.init(ad: ad, mediaURL: playlists.mediaURL, tracker: LivePlaylistTracker(first: playlists.media, loadedAt: now),
+                  decoder: RenditionDecoder(options: options))
+        if case let .multivariant(multivariant) = playlists.top { self.multivariant = multivariant }
+        renditions = playlists.renditions
+    }
+
     /// Media sequence of the ad's first segment.
     var firstSequence: Int? { tracker.segments.first?.mediaSequence }
 

@@ -225,11 +225,8 @@ extension MediaPlayer {
             }
             // The same options as the content's, the dump sink included: the presented ad frames are dumped
             // too (they were left out, so --dump held the content alone while framemd5 had the ads).
-            let options = decoder.options
-            let asset = AdAsset(ad: ad, mediaURL: fetched.mediaURL, tracker: LivePlaylistTracker(first: fetched.media, loadedAt: driver.now),
-                                decoder: RenditionDecoder(options: options))
+            let asset = AdAsset(ad: ad, playlists: fetched, options: decoder.options, loadedAt: driver.now)
             if case let .multivariant(multivariant) = fetched.top {
-                asset.multivariant = multivariant
                 // An ad whose audio is a rendition of its own: ads are played from their variant's playlist
                 // alone, so it plays without that audio. Said, and counted as media missing.
                 let groups = Set(multivariant.variants.compactMap(\.audio))
@@ -239,7 +236,6 @@ extension MediaPlayer {
                     bus.post(.custom(name: "adAudioNotPlayed", payload: ["breakId": breakId, "adId": ad.id, "url": ad.url, "description": issue]))
                 }
             }
-            asset.renditions = fetched.renditions
             return asset
         } catch {
             if let failure = error as? AdPlaylistFailure { report.bytesDownloaded += failure.bytes }
