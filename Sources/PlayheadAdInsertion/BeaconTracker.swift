@@ -14,6 +14,7 @@ import PlayheadNet
 /// | `adSkipped` | `skip`, for an ad with a skip offset left at or past it (other early ends fire nothing) |
 /// | `adClicked`, ``click(info:)`` | click-tracking URLs |
 /// | `adPaused` / `adResumed` | `pause` / `resume` (at the paused frame's offset) |
+/// | a server-side ad event (`custom` with `ssai` = 1, ``SSAIEvent``) | the URLs it carries, as its `beaconEvent` |
 /// | a notification naming an ad (`AD_ID`, `BREAK_ID`) with `VAST_ERROR_CODE` | the ad's error URLs (or the notification's `ERROR_URLS`) with `[ERRORCODE]` |
 /// | a notification naming a VMAP break that failed, with `ERROR_URLS` | the break's VMAP `error` URLs with the VMAP code as `[ERRORCODE]` |
 ///
@@ -150,6 +151,8 @@ public final class BeaconTracker: Sendable {
             }
         case let .notification(notification), let .error(notification):
             enqueue { state in self.errorBeacons(for: notification, &state) }
+        case let .custom(_, payload) where payload["ssai"] == "1":
+            enqueue { _ in self.ssaiBeacons(payload) }
         default:
             break
         }
@@ -253,6 +256,18 @@ public final class BeaconTracker: Sendable {
         return (adBreak.trackingEvents[event] ?? []).map { template in
             Beacon(event: event, breakId: breakId, adId: "", mediaTimeSeconds: 0, pts: 0,
                    url: expand(template, ad: none, offset: 0, errorCode: nil))
+        }
+    }
+
+    /// The beacons a server-side ad event carries (``SSAIEvent/payload``): its URLs, expanded. The SSAI
+    /// tracker has already decided that they fire (once per play), so nothing is deduplicated here.
+    private func ssaiBeacons(_ payload: [String: String]) -> [Beacon] {
+        guard let event = payload["beaconEvent"], let urls = payload["beaconUrls"], !urls.isEmpty else { return [] }
+        let adId = payload["adId"] ?? "", offset = payload["offsetSeconds"].flatMap(Double.init) ?? 0
+        let ad = TimelineAd(id: adId, url: "", durationSeconds: 0)
+        return urls.split(separator: "\n").map { template in
+            Beacon(event: event, breakId: payload["availId"] ?? "", adId: adId, mediaTimeSeconds: offset,
+                   pts: payload["contentSeconds"].flatMap(Double.init) ?? 0, url: expand(String(template), ad: ad, offset: offset, errorCode: nil))
         }
     }
 

@@ -38,6 +38,7 @@ public enum PlaybackReportHTML {
         html += ReportTables.subtitles(report)
         html += ReportTables.captions(report)
         html += ReportTables.blackouts(report)
+        html += ReportTables.ssai(report)
         html += ReportTables.heartbeats(report)
         html += ReportTables.notifications(report.notifications)
         html += ReportTables.events(events, maxRows: maxEventRows)

@@ -117,6 +117,19 @@ enum ReportTables {
                      }, numeric: [1, 2, 3, 4, 5, 6, 7, 8])
     }
 
+    /// Server-side ad tracking: every event but the remaining-time ticks, at its presented frame, with the
+    /// URLs it fired.
+    static func ssai(_ r: PlaybackReport) -> String {
+        guard let ssai = r.ssai else { return "" }
+        let title = "Server-side ads (\(ssai.avails.count) avails, \(ssai.avails.reduce(0) { $0 + $1.ads.count }) ads, "
+            + "\(ssai.remainingTimeEvents) remaining-time events\(ssai.trackingURL.map { "; tracking \($0)" } ?? "; from the playlist's markers"))"
+        let rows = ssai.events.map { e in
+            [seconds(e.contentSeconds), e.name, e.availId, e.adId.map { "\($0) (\(e.adNumber ?? 0)/\(e.adsInAvail))" } ?? "", e.adTitle ?? "",
+             e.offsetSeconds.map { seconds($0) } ?? "", e.frameMD5 ?? "", e.beaconURLs.joined(separator: "\n") + (e.clickThrough.map { "\n→ \($0)" } ?? "")]
+        } + (ssai.trackingFailures + ssai.refusals).map { ["–", "problem", "", "", "", "", "", $0] }
+        return table(title, headers: ["content (s)", "event", "avail", "ad", "title", "into the ad (s)", "frame MD5", "URLs"], rows: rows, numeric: [0, 5])
+    }
+
     /// Every video heartbeat call (with `--heartbeat-server` or quiet mode): what was called, when, at which
     /// playhead, and how the tracking server answered; the startup time in the title.
     static func heartbeats(_ r: PlaybackReport) -> String {

@@ -155,6 +155,9 @@ struct Play: AsyncParsableCommand {
     @OptionGroup(title: "Video heartbeats")
     var heartbeats: HeartbeatOptions
 
+    @OptionGroup(title: "Server-side ads")
+    var ssai: SSAIOptions
+
     func validate() throws {
         if trace != nil, clock == .real { throw ValidationError("--trace needs --clock virtual") }
         // Demux mode decodes nothing: the framemd5 file would hold a header and no frame.
@@ -200,6 +203,9 @@ struct Play: AsyncParsableCommand {
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be a positive number of seconds, got \(duration)") }
         if let start, !(start >= 0 && start.isFinite) { throw ValidationError("--start must be 0 or more seconds, got \(start)") }
         if adMap != nil, adDomain != nil { throw ValidationError("give --ad-map or --ad-domain, not both") }
+        if ssai.isOn, let option = adMap != nil ? "--ad-map" : adDomain != nil ? "--ad-domain" : nil {
+            throw ValidationError("\(option) inserts ads at the cues that --ssai tracks as ads already in the stream; give one or the other")
+        }
         if dump != nil, mode == .demux { throw ValidationError("--dump writes decoded frames: not with --mode demux") }
         let toStandardOutput = [("--events", events), ("--framemd5", framemd5), ("--report", report)].filter { $0.1 == "-" }.map(\.0)
         if toStandardOutput.count > 1 {
@@ -267,14 +273,28 @@ struct Play: AsyncParsableCommand {
             .map { ScheduledCommand(atPositionSeconds: $0.0, action: .selectAudio(AudioChoice($0.1))) }
         let subtitles = try switchSubtitles.map { try track($0, "switch-subtitles") }
             .map { ScheduledCommand(atPositionSeconds: $0.0, action: .selectSubtitles(SubtitleChoice($0.1))) }
-        return seeks + pauses + audio + subtitles
+        return seeks + pauses + audio + subtitles + ssai.scheduled
     }
 
     func run() async throws {
         MediaLog.level = .quiet
-        let url = ResourceURL.fromArgument(source)
+        var url = ResourceURL.fromArgument(source)
         let client = HTTPClient()
         defer { client.shutdown() }
+        var ssaiTracking = ssai.tracking.map { argumentURL($0, against: url) }
+        if ssai.isOn {
+            do throws(SSAIError) {
+                let entry = try await SSAIEntry.resolve(url, client: client)
+                if entry.kind == .resolver {
+                    printError("ssai: resolver \(url) → playlist \(entry.playlistURL)\(entry.trackingURL.map { ", tracking \($0)" } ?? "")")
+                }
+                url = entry.playlistURL
+                ssaiTracking = ssaiTracking ?? entry.trackingURL
+            } catch {
+                printError("\(error)")
+                throw ExitCode(2)
+            }
+        }
 
         var configuration = PlayerConfiguration()
         configuration.mode = mode
@@ -298,6 +318,7 @@ struct Play: AsyncParsableCommand {
             let alternate = argumentURL(blackoutAlternate, against: url)
             configuration.blackout = BlackoutSettings(tag: blackoutTag, alternateURL: alternate)
         }
+        if ssai.isOn { configuration.ssai = SSAISettings(trackingURL: ssaiTracking) }
         configuration.subtitles = SubtitleChoice(subtitles)
         configuration.audio = AudioChoice(audio)
         configuration.sidecarSubtitles = sidecarSubtitles.map { text in
@@ -306,7 +327,7 @@ struct Play: AsyncParsableCommand {
             return SidecarSubtitle(url: argumentURL(parts[0], against: url), language: parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil,
                                    name: parts.count > 2 && !parts[2].isEmpty ? parts[2] : nil)
         }
-        var tracksBeacons = false
+        var tracksBeacons = ssai.isOn
         if let adDomain {
             do {
                 let mode = AdSignalingMode(rawValue: adSignalingMode) ?? .default

@@ -136,6 +136,14 @@ enum PlaySummary {
             lines.append("  blackout \(blackout.id): \(String(format: "%.3f", blackout.startSeconds))–\(end) s, \(shown); "
                          + "\(blackout.backgroundReloads) background reloads, \(blackout.backgroundErrors) failed")
         }
+        if let ssai = r.ssai {
+            let ads = ssai.avails.reduce(0) { $0 + $1.ads.count }
+            let started = ssai.events.filter { $0.name == "adStarted" }.count, completed = ssai.events.filter { $0.name == "adComplete" }.count
+            let beacons = r.beacons.filter { record in ssai.avails.contains { $0.id == record.breakId } }
+            lines.append("  server-side ads: \(ssai.avails.count) avails, \(ads) ads; \(started) started, \(completed) completed; "
+                         + "\(beacons.count) beacons (\(beacons.filter(\.succeeded).count) answered 2xx)"
+                         + (ssai.trackingFailures.isEmpty ? "" : "; tracking document failed \(ssai.trackingFailures.count)×: \(ssai.trackingFailures[0])"))
+        }
         if let heartbeats = r.heartbeats {
             let heartbeatCount = heartbeats.calls.filter { $0.call == "heartbeat" }.count
             let answered = heartbeats.calls.filter { $0.httpStatus.map { (200..<300).contains($0) } ?? false }.count

@@ -203,6 +203,10 @@ struct LoopState {
     var blackoutsAbandoned: Set<String> = []
     /// A seek left the blackout break whose alternate was presenting: whether it ended is known at the next frame.
     var blackoutLeftBySeek: String?
+    /// Server-side ad tracking: the avails known and what plays now.
+    var ssai = SSAIAdTracker()
+    /// The avails of the SSAI tracking document, as last read.
+    var ssaiTrackingAvails: [SSAIAvail] = []
     /// Loading inside an ad break (nil: loading content).
     var adCursor: AdLoadCursor?
     /// Timeline seconds = content seconds + contentOffset for the content being loaded.

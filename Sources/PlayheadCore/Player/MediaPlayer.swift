@@ -105,6 +105,9 @@ public final class MediaPlayer: @unchecked Sendable {
     /// The viewer clicked the playing ad (PSDK notifyClick): an `adClicked` event with its click-through
     /// URL (a beacon tracker on the bus fires the click tracking); nothing outside ads.
     public func notifyClick() { send(.clickAd) }
+    /// Skips the server-side ad playing (VOD, 5 s into it), as the Nowtilus demo's skip button; refused with
+    /// an `adSkipRefused` event otherwise.
+    public func skipAd() { send(.skipAd) }
     /// Seeks to where local (content) time `seconds` plays: past the breaks before it (PSDK seekToLocalTime).
     public func seekToLocalTime(_ seconds: Double) { send(.seekToLocal(seconds: seconds)) }
 

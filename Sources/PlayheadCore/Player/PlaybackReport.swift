@@ -126,6 +126,8 @@ public struct PlaybackReport: Sendable, Codable {
     public var timedMetadata: [TimedMetadata] = []
     /// Every blackout met (with `--blackout-tag`), in the order its start tag was found.
     public var blackouts: [BlackoutRecord] = []
+    /// Server-side ad tracking (with `--ssai`): the avails found and every event but `adRemainingTime`.
+    public var ssai: SSAIReport?
     /// The audio renditions offered (the variants' AUDIO group), the one played and its problems (nil
     /// when the variants name no AUDIO group).
     public var audio: AudioReport?

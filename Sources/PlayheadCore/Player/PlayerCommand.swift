@@ -16,6 +16,9 @@ public enum PlayerCommand: Sendable, Equatable {
     case seekToLocal(seconds: Double)
     /// The viewer clicked the playing ad (PSDK notifyClick).
     case clickAd
+    /// The viewer skips the server-side ad playing (VOD, at least 5 s into it: the Nowtilus demo's skip
+    /// button); refused (an `adSkipRefused` event) otherwise.
+    case skipAd
     /// Play another audio rendition of the AUDIO group (media is loaded again from the playhead).
     case selectAudio(AudioChoice)
     /// Show another subtitle track, or none.
@@ -43,6 +46,10 @@ public struct ScheduledCommand: Sendable, Equatable {
         case selectAudio(AudioChoice)
         /// Show another subtitle track, or none.
         case selectSubtitles(SubtitleChoice)
+        /// Click the ad playing (``PlayerCommand/clickAd``).
+        case clickAd
+        /// Skip the server-side ad playing (``PlayerCommand/skipAd``).
+        case skipAd
     }
 
     /// Creates a scheduled command.

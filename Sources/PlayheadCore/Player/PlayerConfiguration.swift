@@ -88,6 +88,8 @@ public struct PlayerConfiguration: Sendable {
     public var subscribedTags: [String] = []
     /// Blackouts: the tag that signals them and the alternate content played meanwhile (nil: none).
     public var blackout: BlackoutSettings?
+    /// Server-side ad tracking (F18): the stream's own ads are found and tracked, not replaced (nil: off).
+    public var ssai: SSAISettings?
     /// Which audio rendition plays when the variants name an AUDIO group (default: DEFAULT=YES, else the first).
     public var audio: AudioChoice = .automatic
     /// Which subtitle track shows (default: the DEFAULT=YES one, else a FORCED=YES one, else none).

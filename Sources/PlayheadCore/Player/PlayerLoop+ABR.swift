@@ -110,6 +110,7 @@ extension MediaPlayer {
         state.needsKeyframe = true
         reportTimedMetadata(tracker, listed: playlist.segments.count)
         updateBlackouts(tracker, listed: playlist.segments.count, now: now)
+        updateSSAI(tracker)
         if !tracker.isLive { state.variantPlaylists[index] = (playlist, url) }
         qos.setProfileBitrate(to)
         // The event and its notification carry one time (on the real clock the driver's has moved on).

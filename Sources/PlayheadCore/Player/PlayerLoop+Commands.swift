@@ -13,13 +13,16 @@ extension MediaPlayer {
         case let .seekToLocal(local):
             seek(to: state.timeline.virtualSeconds(forLocal: local), now: now)
         case .clickAd:
-            clickAd(now: now)
+            if !clickSSAIAd() { clickAd(now: now) }
+        case .skipAd:
+            skipSSAIAd(now: now)
         case let .selectAudio(choice):
             await selectAudio(choice, now: now)
         case let .selectSubtitles(choice):
             await selectSubtitles(choice, now: now)
         case .stop:
             closeAdAtEnd()
+            finishSSAI()
             setStatus(.stopped, now: now)
             state.finished = true
         case let .setRate(rate):
@@ -63,11 +66,14 @@ extension MediaPlayer {
                 state.resumeAt = at + seconds
             case .stop:
                 closeAdAtEnd()
+                finishSSAI()
                 setStatus(.stopped, now: at)
                 state.finished = true
                 return
             case let .selectAudio(choice): state.selections.append(.selectAudio(choice))
             case let .selectSubtitles(choice): state.selections.append(.selectSubtitles(choice))
+            case .clickAd: if !clickSSAIAd() { clickAd(now: at) }
+            case .skipAd: skipSSAIAd(now: at)
             }
         }
     }
@@ -126,6 +132,7 @@ extension MediaPlayer {
             target = openBlackoutSeekTarget(target)
         }
         let landing = target
+        state.ssai.jump()
         bus.post(.seekStarted(from: from, to: target))
         notify(.seekStart, metadata: [:], now: now)
         hideSubtitles(at: from, now: now)

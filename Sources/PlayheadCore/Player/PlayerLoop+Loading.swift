@@ -86,6 +86,11 @@ extension MediaPlayer {
             setStatus(.initialized, now: driver.now)
             reportTimedMetadata(tracker, listed: media.segments.count)
             await detectOpportunities(now: driver.now)
+            if let ssai = configuration.ssai {
+                report.ssai = SSAIReport(trackingURL: ssai.trackingURL)
+                await loadSSAITracking()
+                updateSSAI(tracker)
+            }
             if configuration.blackout != nil {
                 await loadAlternateContent()
                 updateBlackouts(tracker, listed: media.segments.count, atLoad: true, now: driver.now)
@@ -583,6 +588,11 @@ extension MediaPlayer {
             await detectOpportunities(now: now)
         }
         updateBlackouts(tracker, listed: playlist.segments.count, now: now)
+        if configuration.ssai != nil {
+            // Live: the tracking document grows with the window, read again with each new playlist.
+            if update.changed, tracker.isLive { await loadSSAITracking() }
+            updateSSAI(tracker)
+        }
         let inBreak = state.adCursor != nil || state.contentResume != nil
         if state.nextSequence == nil, !state.endLoaded, !inBreak, let last = tracker.segments.last {
             state.nextSequence = last.mediaSequence + 1

@@ -296,6 +296,7 @@ extension MediaPlayer {
             }
             present(next, lateness: lateness, at: driver.isVirtual ? due : now)
             noteSplice(next)
+            noteSSAI(next)
             fillFrames(now: now)
         }
     }
@@ -404,6 +405,7 @@ extension MediaPlayer {
         state.clockRunning = false
         state.wantsPlay = false
         closeAdAtEnd()
+        finishSSAI()
         bus.post(.playCompleted)
         notify(.playbackComplete, metadata: [:], now: time)
         setStatus(.completed, now: time)

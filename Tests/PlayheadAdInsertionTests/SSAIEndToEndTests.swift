@@ -1,0 +1,197 @@
+import Foundation
+import PlayheadAdInsertion
+import PlayheadCore
+import PlayheadMedia
+import PlayheadNet
+import PlayheadOrigin
+import PlayheadTestFixtures
+import Testing
+
+/// Server-side ad tracking in the real player on the virtual clock, over the generated stitched stream
+/// (`ssai/index.m3u8`: content 0–10 s, a 10 s avail of two ads, 6 s and 4 s, each after a discontinuity,
+/// content 20–40 s), with the beacon tracker on the bus; the ad server's own log is the judge of what was fired.
+@Suite struct SSAIEndToEndTests {
+    struct Session {
+        var report: PlaybackReport
+        var events: [SSAIEvent]
+        var beacons: [BeaconRecord]
+    }
+
+    /// Plays the stitched stream with SSAI on, frames hashed.
+    func play(origin: LoopbackHTTPServer, client: HTTPClient, tracking: String? = nil, start: Double? = nil,
+              scheduled: [ScheduledCommand] = []) async -> Session {
+        MediaLog.level = .quiet
+        var configuration = PlayerConfiguration()
+        configuration.mode = .decode
+        configuration.hashFrames = true
+        configuration.startSeconds = start
+        configuration.ssai = SSAISettings(trackingURL: tracking)
+        let network = SimulatedNetwork(client: client, link: SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [50, 50])))
+        let player = MediaPlayer(url: origin.url("/ssai/index.m3u8"), configuration: configuration, driver: VirtualTimeDriver(),
+                                 network: network, scheduled: scheduled)
+        let tracker = BeaconTracker(client: client, bus: player.bus)
+        let subscription = tracker.attach(to: player.bus)
+        let report = await player.run(maxSessionSeconds: 300)
+        subscription.cancel()
+        await tracker.flush()
+        return Session(report: report, events: report.ssai?.events ?? [], beacons: tracker.records)
+    }
+
+    /// A MediaTailor-style tracking document for the stitched stream: avail 10–20 s, ads "a1" (10–16 s) and
+    /// "a2" (16–20 s), every beacon on `server`.
+    static func trackingDocument(_ server: AdServer) -> String {
+        func events(_ id: String) -> String {
+            ["impression", "creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "skip"].map {
+                "{\"eventType\": \"\($0)\", \"beaconUrls\": [\"\(server.beaconURL(event: $0, adId: id))\"]}"
+            }.joined(separator: ", ")
+        }
+        func ad(_ id: String, start: Double, duration: Double) -> String {
+            """
+            {"adId": "\(id)", "adTitle": "Ad \(id)", "startTimeInSeconds": \(start), "durationInSeconds": \(duration),
+             "trackingEvents": [\(events(id))],
+             "adClickEvents": [{"type": "ClickThrough", "url": "https://advertiser.example/\(id)"},
+                               {"type": "ClickTracking", "url": "\(server.beaconURL(event: "click", adId: id))"}]}
+            """
+        }
+        return """
+        {"avails": [{"availId": "break-1", "startTime": "PT10S", "duration": "PT10S",
+                     "adBreakTrackingEvents": [{"eventType": "breakStart", "beaconUrls": ["\(server.beaconURL(event: "breakStart", adId: "break-1"))"]},
+                                               {"eventType": "breakEnd", "beaconUrls": ["\(server.beaconURL(event: "breakEnd", adId: "break-1"))"]}],
+                     "ads": [\(ad("a1", start: 10, duration: 6)), \(ad("a2", start: 16, duration: 4))]}]}
+        """
+    }
+
+    @Test func markersAloneGiveTheAvailAndItsTwoAdsAtTheirFramesExactly() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let client = HTTPClient()
+        defer { client.shutdown(); origin.stop() }
+        let session = await play(origin: origin, client: client)
+        #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
+        let names = session.events.map { "\($0.name)@\(String(format: "%g", $0.contentSeconds))" }
+        #expect(names == ["adCueTimelineAdded@10", "adCueTimelineStart@10", "adImpression@10", "adStarted@10", "adFirstQuartile@11.5",
+                          "adMidpoint@13", "adThirdQuartile@14.5", "adComplete@16", "adImpression@16", "adStarted@16", "adFirstQuartile@17",
+                          "adMidpoint@18", "adThirdQuartile@19", "adComplete@20", "adCueTimelineEnd@20"])
+        #expect(session.report.ssai?.avails.map(\.ads.count) == [2])
+        // Twice a second of ad: 12 + 8 ticks.
+        #expect(session.report.ssai?.remainingTimeEvents == 20)
+        // Each ad starts on the first frame of its media; content resumes on the first frame of its segment at 10 s.
+        let adFirst = try #require(await ChildProcess.ffmpegHashes(TestRepository.streams + "/cues/ad/v1/seg000.ts").first)
+        let contentAfter = try #require(await ChildProcess.ffmpegHashes(TestRepository.streams + "/cues/ts/seg005.ts").first)
+        let started = session.events.filter { $0.name == "adStarted" }
+        #expect(started.map(\.frameMD5) == [adFirst, adFirst])
+        #expect(session.events.last?.frameMD5 == contentAfter)
+        // The first ad's 6 s of a 10 s creative: its last quartile lands on the creative's frame at 4.5 s.
+        let adFrames = await ChildProcess.ffmpegHashes(TestRepository.streams + "/cues/ad/v1/seg002.ts")
+        #expect(session.events.first { $0.name == "adThirdQuartile" && $0.adId?.hasSuffix("-1") == true }?.frameMD5 == adFrames[15])
+        #expect(session.beacons.isEmpty, "markers alone name no beacon URLs")
+    }
+
+    @Test func theTrackingDocumentsBeaconsFireOnceEachInPlayOrderAtTheirAdPlayhead() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        server.register(Self.trackingDocument(server), at: "/tracking.json", contentType: "application/json")
+        let session = await play(origin: origin, client: client, tracking: server.url("/tracking.json"))
+        #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
+        let perAd = ["impression", "creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"]
+        let hits = server.beacons.map { "\($0.parameter("ad") ?? "?"):\($0.event)" }
+        #expect(hits == ["break-1:breakStart"] + perAd.map { "a1:\($0)" } + perAd.map { "a2:\($0)" } + ["break-1:breakEnd"])
+        // [ADPLAYHEAD] is the presented frame's time into the ad: within one frame of the quartile's share.
+        for (id, duration) in [("a1", 6.0), ("a2", 4.0)] {
+            for (event, share) in [("start", 0.0), ("firstQuartile", 0.25), ("midpoint", 0.5), ("thirdQuartile", 0.75), ("complete", 1.0)] {
+                let hit = try #require(server.beacons.first { $0.parameter("ad") == id && $0.event == event })
+                let parts = try #require(hit.parameter("t")).split(separator: ":").compactMap { Double($0) }
+                let seconds = parts.count == 3 ? parts[0] * 3600 + parts[1] * 60 + parts[2] : -1
+                #expect(abs(seconds - share * duration) < 1.0 / 30 + 1e-3, "\(id) \(event) at \(seconds)")
+            }
+        }
+        #expect(session.report.ssai?.avails.map(\.source) == [.tracking], "the cue markers' avail is the tracked one")
+        #expect(session.events.first { $0.name == "adStarted" }?.adTitle == "Ad a1")
+        #expect(session.beacons.count == hits.count && session.beacons.allSatisfy(\.succeeded))
+    }
+
+    @Test func aSkipFiveSecondsIntoAVODAdSeeksToItsEndAndFiresSkipNotComplete() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        server.register(Self.trackingDocument(server), at: "/tracking.json", contentType: "application/json")
+        // 1 s into a1: refused. 5.5 s into a1: skipped to a2's start. 1 s into a2: refused.
+        let session = await play(origin: origin, client: client, tracking: server.url("/tracking.json"),
+                                 scheduled: [.init(atPositionSeconds: 11, action: .skipAd), .init(atPositionSeconds: 15.5, action: .skipAd),
+                                             .init(atPositionSeconds: 17, action: .skipAd)])
+        #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
+        let a1 = session.events.filter { $0.adId == "a1" }.map(\.name)
+        #expect(a1 == ["adImpression", "adStarted", "adFirstQuartile", "adMidpoint", "adThirdQuartile", "adSkipped"])
+        #expect(session.events.filter { $0.adId == "a2" }.map(\.name).last == "adComplete")
+        #expect(session.report.ssai?.refusals.count == 2)
+        #expect(session.report.ssai?.refusals.first?.contains("may be skipped after 5 s") == true)
+        #expect(server.beacons.filter { $0.parameter("ad") == "a1" }.map(\.event).suffix(2) == ["thirdQuartile", "skip"])
+        // The seek lands on a2's first frame.
+        let seek = try #require(session.report.seeks.first)
+        #expect(abs(seek.toSeconds - 16) < 1e-6 && seek.automatic == "ssaiSkip")
+        let adFirst = try #require(await ChildProcess.ffmpegHashes(TestRepository.streams + "/cues/ad/v1/seg000.ts").first)
+        #expect(session.events.first { $0.adId == "a2" && $0.name == "adStarted" }?.frameMD5 == adFirst)
+    }
+
+    @Test func aClickFiresTheAdsClickTrackingAndNamesItsClickThrough() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        server.register(Self.trackingDocument(server), at: "/tracking.json", contentType: "application/json")
+        let session = await play(origin: origin, client: client, tracking: server.url("/tracking.json"),
+                                 scheduled: [.init(atPositionSeconds: 5, action: .clickAd), .init(atPositionSeconds: 17, action: .clickAd)])
+        let clicks = session.events.filter { $0.name == "adClicked" }
+        #expect(clicks.map(\.adId) == ["a2"], "a click on content is no ad's")
+        #expect(clicks.first?.clickThrough == "https://advertiser.example/a2")
+        #expect(server.beacons.filter { $0.event == "click" }.map { $0.parameter("ad") } == ["a2"])
+    }
+
+    @Test func joiningInsideAnAdStartsItThereWithoutTheQuartilesBehind() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let client = HTTPClient()
+        defer { client.shutdown(); origin.stop() }
+        let session = await play(origin: origin, client: client, start: 14)
+        let first = session.events.filter { $0.name != "adCueTimelineAdded" }.map { "\($0.name)@\(String(format: "%g", $0.contentSeconds))" }
+        #expect(Array(first.prefix(5)) == ["adCueTimelineStart@14", "adImpression@14", "adStarted@14", "adThirdQuartile@14.5", "adComplete@16"])
+    }
+
+    @Test func aBrokenTrackingDocumentIsReportedAndTheMarkersStillGiveTheAds() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        server.register("{\"avails\": [{\"availId\": \"x\", \"ads\": []}]}", at: "/tracking.json", contentType: "application/json")
+        let session = await play(origin: origin, client: client, tracking: server.url("/tracking.json"))
+        #expect(session.report.finalStatus == .completed)
+        #expect(session.report.ssai?.trackingFailures == ["\(server.url("/tracking.json")): avails[0] has neither startTimeInSeconds nor startTime"])
+        #expect(session.events.filter { $0.name == "adStarted" }.count == 2)
+        let missing = await play(origin: origin, client: client, tracking: server.url("/none.json"))
+        #expect(missing.report.ssai?.trackingFailures.first?.contains("could not be loaded") == true)
+    }
+
+    @Test func aResolverURLIsAskedWhereTheStreamAndItsTrackingDocumentAre() async throws {
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop() }
+        server.register("{\"manifestUrl\": \"/hls/view/abc/master.m3u8\", \"trackingUrl\": \"tracking/abc.json\"}",
+                        at: "/resolver/hls/view/abc", contentType: "application/json")
+        let entry = try await SSAIEntry.resolve(server.url("/resolver/hls/view/abc"), client: client)
+        #expect(entry.kind == .resolver)
+        #expect(entry.playlistURL == server.url("/hls/view/abc/master.m3u8"))
+        #expect(entry.trackingURL == server.url("/resolver/hls/view/tracking/abc.json"))
+        #expect(SSAIURLKind.classify("https://live.example/hls/view/7a18?api-key=k") == .view)
+        #expect(SSAIURLKind.classify("http://host:3001/hls/master.m3u8") == .master)
+        // A view URL plays as it is, unasked.
+        #expect(try await SSAIEntry.resolve("http://127.0.0.1:1/hls/view/x", client: client).playlistURL == "http://127.0.0.1:1/hls/view/x")
+        server.register("<html>busy</html>", at: "/resolver/bad", contentType: "text/html")
+        await #expect(throws: SSAIError(source: server.url("/resolver/bad"),
+                                        problem: "the resolver answered \"<html>busy</html>\": neither a playlist, a JSON object naming one, nor a URL")) {
+            try await SSAIEntry.resolve(server.url("/resolver/bad"), client: client)
+        }
+        server.register("{\"other\": 1}", at: "/resolver/json", contentType: "application/json")
+        await #expect(throws: SSAIError.self) { try await SSAIEntry.resolve(server.url("/resolver/json"), client: client) }
+    }
+}
