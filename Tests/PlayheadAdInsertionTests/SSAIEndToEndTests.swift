@@ -18,7 +18,7 @@ import Testing
     }
 
     /// Plays the stitched stream with SSAI on, frames hashed.
-    func play(origin: LoopbackHTTPServer, client: HTTPClient, tracking: String? = nil, start: Double? = nil,
+    func play(origin: LoopbackHTTPServer, client: HTTPClient, tracking: String? = nil, start: Double? = nil, live: Bool = false,
               scheduled: [ScheduledCommand] = []) async -> Session {
         MediaLog.level = .quiet
         var configuration = PlayerConfiguration()
@@ -26,7 +26,9 @@ import Testing
         configuration.hashFrames = true
         configuration.startSeconds = start
         configuration.ssai = SSAISettings(trackingURL: tracking)
-        let network = SimulatedNetwork(client: client, link: SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [50, 50])))
+        var network: any PlayerNetwork = SimulatedNetwork(
+            client: client, link: SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [50, 50])))
+        if live { network = SimulatedLiveNetwork(inner: network, prefix: origin.url("/ssai/")) }
         let player = MediaPlayer(url: origin.url("/ssai/index.m3u8"), configuration: configuration, driver: VirtualTimeDriver(),
                                  network: network, scheduled: scheduled)
         let tracker = BeaconTracker(client: client, bus: player.bus)
@@ -147,6 +149,20 @@ import Testing
         #expect(clicks.map(\.adId) == ["a2"], "a click on content is no ad's")
         #expect(clicks.first?.clickThrough == "https://advertiser.example/a2")
         #expect(server.beacons.filter { $0.event == "click" }.map { $0.parameter("ad") } == ["a2"])
+    }
+
+    @Test func liveTheAvailIsLearntAsTheWindowListsItAndItsAdsMayNotBeSkipped() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let client = HTTPClient()
+        defer { client.shutdown(); origin.stop() }
+        let session = await play(origin: origin, client: client, live: true, scheduled: [.init(atPositionSeconds: 16, action: .skipAd)])
+        #expect(session.report.isLive)
+        let names = session.events.filter { $0.name != "adCueTimelineAdded" }.map(\.name)
+        #expect(names.filter { $0 == "adStarted" }.count == 2 && names.filter { $0 == "adComplete" }.count == 2 && names.last == "adCueTimelineEnd")
+        #expect(session.report.ssai?.refusals.first?.hasSuffix("ads of a live stream cannot be skipped") == true)
+        // Announced before its first frame, each time the window's avails changed (an open avail grows as listed).
+        let added = try #require(session.events.first { $0.name == "adCueTimelineAdded" })
+        #expect(added.contentSeconds == 10 && session.events.firstIndex(of: added)! < session.events.firstIndex { $0.name == "adCueTimelineStart" }!)
     }
 
     @Test func joiningInsideAnAdStartsItThereWithoutTheQuartilesBehind() async throws {

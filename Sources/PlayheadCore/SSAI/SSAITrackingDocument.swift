@@ -101,7 +101,8 @@ public enum SSAITrackingDocument {
 
     private static func seconds(_ object: [String: Any], _ key: String, _ isoKey: String, path: String,
                                 source: String) throws(SSAIError) -> Double {
-        if let number = object[key] as? NSNumber, !(object[key] is Bool) {
+        // No Bool check: on Linux a JSON 0 or 1 bridges as Bool too, and a pre-roll starts at 0.
+        if let number = object[key] as? NSNumber {
             let value = number.doubleValue
             guard value.isFinite, value >= 0 else { throw SSAIError(source: source, problem: "\(path).\(key) is \(value): it must be ≥ 0") }
             return value

@@ -1,0 +1,169 @@
+import Foundation
+import PlayheadCore
+import PlayheadHLS
+import Testing
+
+/// Server-side ad tracking's parts without a player: the tracking document, the playlist's markers,
+/// and the frame-driven tracker.
+@Suite struct SSAITrackingTests {
+    static let corpus = OpportunityDetectorTests.corpus
+
+    func avails(_ text: String) throws -> [SSAIAvail] {
+        guard case let .media(playlist) = try Playlist.parse(text).playlist else { throw CocoaError(.fileReadCorruptFile) }
+        let tracker = LivePlaylistTracker(first: playlist, loadedAt: 0)
+        return SSAIMarkers.avails(segments: tracker.segments, dateRanges: playlist.dateRanges)
+    }
+
+    /// Every frame of 1/30 s from `from` to `to` (exclusive) through `tracker`.
+    func play(_ tracker: inout SSAIAdTracker, from: Double, to: Double) -> [SSAIEvent] {
+        var events: [SSAIEvent] = []
+        var frame = Int((from * 30).rounded())
+        while Double(frame) / 30 < to - 1e-9 {
+            events += tracker.presented(seconds: Double(frame) / 30, durationSeconds: 1.0 / 30)
+            frame += 1
+        }
+        return events
+    }
+
+    // MARK: The tracking document
+
+    @Test func theMediaTailorShapeWithISODurationsAndClickEvents() throws {
+        let json = """
+        {"avails": [{"availId": "7", "startTime": "PT28S", "duration": "PT30S",
+                     "adBreakTrackingEvents": [{"eventType": "breakStart", "beaconUrls": ["http://t/bs"]}],
+                     "ads": [{"adId": "8104386", "adTitle": "second", "startTimeInSeconds": 43, "durationInSeconds": 15,
+                              "trackingEvents": [{"eventType": "impression", "beaconUrls": ["http://t/i1", "http://t/i2"]},
+                                                 {"eventType": "clickThrough", "beaconUrls": ["https://adv/landing"]},
+                                                 {"eventType": "clickTracking", "beaconUrls": ["http://t/c"]}]},
+                             {"adId": "8104385", "startTime": "PT28S", "duration": "PT15S", "trackingEvents": [],
+                              "adClickEvents": [{"type": "ClickThrough", "url": "https://adv/first"}, {"type": "ClickTracking", "url": "http://t/c1"}]}]}],
+         "nextToken": "x", "nonLinearAvails": []}
+        """
+        let avails = try SSAITrackingDocument.parse(Array(json.utf8), source: "tracking.json")
+        #expect(avails.count == 1)
+        let avail = try #require(avails.first)
+        #expect(avail.id == "7" && avail.startSeconds == 28 && avail.durationSeconds == 30 && avail.source == .tracking)
+        #expect(avail.trackingEvents["breakStart"] == ["http://t/bs"])
+        #expect(avail.ads.map(\.id) == ["8104385", "8104386"], "sorted by start")
+        #expect(avail.ads[0].clickThrough == "https://adv/first" && avail.ads[0].clickTracking == ["http://t/c1"])
+        #expect(avail.ads[1].trackingEvents["impression"] == ["http://t/i1", "http://t/i2"])
+        #expect(avail.ads[1].clickThrough == "https://adv/landing" && avail.ads[1].clickTracking == ["http://t/c"])
+        #expect(avail.ads[1].trackingEvents["clickThrough"] == nil, "a click-through is no beacon")
+        #expect(avail.adIndex(at: 43) == 1 && avail.adIndex(at: 42.99) == 0 && avail.adIndex(at: 58) == nil)
+    }
+
+    @Test func whatIsWrongIsNamedByItsPath() {
+        func problem(_ json: String) -> String? {
+            do { _ = try SSAITrackingDocument.parse(Array(json.utf8), source: "t.json"); return nil } catch { return error.problem }
+        }
+        #expect(problem("[1]") == "the document is not a JSON object")
+        #expect(problem("{\"avails\": 3}") == "avails is not an array")
+        #expect(problem("{\"avails\": [{\"startTimeInSeconds\": 0, \"ads\": [{\"startTimeInSeconds\": 1}]}]}")
+            == "avails[0].ads[0] has neither durationInSeconds nor duration")
+        #expect(problem("{\"avails\": [{\"startTimeInSeconds\": -2}]}") == "avails[0].startTimeInSeconds is -2.0: it must be ≥ 0")
+        #expect(problem("{\"avails\": [{\"startTime\": \"10 seconds\"}]}") == "avails[0].startTime \"10 seconds\" is not an ISO 8601 duration (PT…S)")
+        #expect(problem("{\"avails\": [{\"startTimeInSeconds\": 0, \"ads\": [{\"startTimeInSeconds\": 0, \"durationInSeconds\": 0}]}]}")
+            == "avails[0].ads[0].durationInSeconds is 0.0: an ad must last")
+        #expect(problem("{\"avails\": [")?.hasPrefix("not JSON (12 bytes)") == true)
+        #expect(problem("{}") == nil, "no avails yet (live, before the first break)")
+    }
+
+    // MARK: Markers
+
+    @Test func anElementalCueOutWithItsSCTE35TwinIsOneAvailToItsCueIn() throws {
+        let text = try String(contentsOf: Self.corpus.appendingPathComponent("CUE_OUT_ELEMENTAL_PLAYLIST.m3u8"), encoding: .utf8)
+        let found = try avails(text)
+        #expect(found.count == 1)
+        let avail = try #require(found.first)
+        #expect(abs(avail.startSeconds - 22.04) < 1e-9 && avail.source == .markers)
+        #expect(avail.ads.count == 1 && avail.ads[0].startSeconds == avail.startSeconds)
+    }
+
+    @Test func discontinuitiesInsideAnAvailSplitItsAdsAndADateRangeGivesAnother() throws {
+        var text = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n"
+        for index in 0..<20 {
+            if index == 2 { text += "#EXT-X-CUE-OUT:DURATION=6\n#EXT-X-DISCONTINUITY\n" }
+            if index == 3 || index == 5 { text += "#EXT-X-DISCONTINUITY\n" }
+            if index == 5 { text += "#EXT-X-CUE-IN\n" }
+            text += "#EXTINF:2,\ns\(index).ts\n"
+        }
+        text += "#EXT-X-DATERANGE:ID=\"dr-1\",START-DATE=\"2026-01-01T00:00:30.000Z\",DURATION=4,SCTE35-OUT=0xFC\n#EXT-X-ENDLIST\n"
+        let found = try avails(text)
+        #expect(found.map(\.id) == ["EXT-X-CUE-OUT@2", "dr-1"])
+        #expect(found[0].startSeconds == 4 && found[0].durationSeconds == 6)
+        #expect(found[0].ads.map(\.startSeconds) == [4, 6] && found[0].ads.map(\.durationSeconds) == [2, 4])
+        #expect(found[1].startSeconds == 30 && found[1].ads.map(\.durationSeconds) == [4])
+    }
+
+    @Test func aLiveCueOutWithoutDurationRunsToWhatIsListed() throws {
+        var text = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n"
+        for index in 0..<6 {
+            if index == 3 { text += "#EXT-X-CUE-OUT\n" }
+            text += "#EXTINF:2,\ns\(index).ts\n"
+        }
+        let avail = try #require(try avails(text).first)
+        #expect(avail.startSeconds == 6 && avail.durationSeconds == nil && avail.endSeconds == nil)
+        #expect(avail.ads.map(\.durationSeconds) == [6], "the open ad runs to the listed end")
+        #expect(avail.contains(1000))
+    }
+
+    // MARK: The tracker
+
+    static let twoAds = SSAIAvail(id: "b", startSeconds: 10, durationSeconds: 10, ads: [
+        SSAIAd(id: "a1", startSeconds: 10, durationSeconds: 6, trackingEvents: ["complete": ["http://t/a1c"], "skip": ["http://t/a1s"]]),
+        SSAIAd(id: "a2", startSeconds: 16, durationSeconds: 4),
+    ], source: .tracking)
+
+    @Test func aSeekOutOfAnAdFiresNeitherItsLaterQuartilesNorItsCompletion() {
+        var tracker = SSAIAdTracker()
+        #expect(tracker.update([Self.twoAds]).map(\.name) == ["adCueTimelineAdded"])
+        #expect(tracker.update([Self.twoAds]).isEmpty, "announced once")
+        var events = play(&tracker, from: 9, to: 12)
+        tracker.jump()
+        events += play(&tracker, from: 25, to: 26)
+        #expect(events.filter { $0.name != "adRemainingTime" }.map(\.name)
+            == ["adCueTimelineStart", "adImpression", "adStarted", "adFirstQuartile", "adCueTimelineEnd"])
+        // Back into it: a new play from its start.
+        tracker.jump()
+        let again = play(&tracker, from: 10, to: 10.1).filter { $0.name != "adRemainingTime" }.map(\.name)
+        #expect(again == ["adCueTimelineStart", "adImpression", "adStarted"])
+    }
+
+    @Test func remainingTimeIsPostedTwiceASecondOfAdWithTheSecondsLeft() {
+        var tracker = SSAIAdTracker()
+        _ = tracker.update([Self.twoAds])
+        let ticks = play(&tracker, from: 10, to: 16).filter { $0.name == "adRemainingTime" }
+        #expect(ticks.count == 12)
+        let left: [Double] = ticks.map { $0.remainingSeconds ?? -1 }
+        let expected: [Double] = (0..<12).map { 6 - Double($0) * 0.5 }
+        #expect(zip(left, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "\(left)")
+    }
+
+    @Test func playbackEndingOnAnAdsLastFrameCompletesItAndItsAvail() {
+        var tracker = SSAIAdTracker()
+        _ = tracker.update([SSAIAvail(id: "post", startSeconds: 30, durationSeconds: 4,
+                                      ads: [SSAIAd(id: "p", startSeconds: 30, durationSeconds: 4)], source: .markers)])
+        _ = play(&tracker, from: 29, to: 34)
+        #expect(tracker.finish().map(\.name) == ["adComplete", "adCueTimelineEnd"])
+        // Stopped half-way: nothing completes.
+        var stopped = SSAIAdTracker()
+        _ = stopped.update([Self.twoAds])
+        _ = play(&stopped, from: 10, to: 12)
+        #expect(stopped.finish().isEmpty)
+    }
+
+    @Test func skippingIsForVODAdsFiveSecondsIn() {
+        var tracker = SSAIAdTracker()
+        _ = tracker.update([Self.twoAds])
+        #expect(tracker.skipRefusal(isLive: false) == "no server-side ad is playing")
+        _ = play(&tracker, from: 10, to: 14)
+        #expect(tracker.skipRefusal(isLive: false)?.hasSuffix("may be skipped after 5 s") == true)
+        _ = play(&tracker, from: 14, to: 15.1)
+        #expect(tracker.skipRefusal(isLive: true) == "ads of a live stream cannot be skipped")
+        let skipped = tracker.skip(isLive: false)
+        #expect(skipped?.toSeconds == 16 && skipped?.event.name == "adSkipped" && skipped?.event.beaconURLs == ["http://t/a1s"])
+        // The seek lands on a2: a1 does not complete.
+        let next = play(&tracker, from: 16, to: 16.05).map(\.name)
+        #expect(!next.contains("adComplete") && next.contains("adStarted"))
+    }
+}
