@@ -10,6 +10,7 @@ public enum APIRoutes {
         (.get, "/healthz"), (.get, "/metrics"), (.post, "/v1/sessions"), (.get, "/v1/sessions"),
         (.get, "/v1/sessions/:id"), (.delete, "/v1/sessions/:id"),
         (.post, "/v1/sessions/:id/play"), (.post, "/v1/sessions/:id/pause"), (.post, "/v1/sessions/:id/stop"),
+        (.post, "/v1/sessions/:id/click"), (.post, "/v1/sessions/:id/skip-ad"),
         (.post, "/v1/sessions/:id/seek"), (.get, "/v1/sessions/:id/events"), (.get, "/v1/sessions/:id/report"),
         (.get, "/v1/sessions/:id/report.html"),
     ]
@@ -64,7 +65,7 @@ public enum APIRoutes {
                 return Response(status: .noContent)
             }
         }
-        for (name, command) in [("play", PlayerCommand.play), ("pause", .pause), ("stop", .stop)] {
+        for (name, command) in [("play", PlayerCommand.play), ("pause", .pause), ("stop", .stop), ("click", .clickAd), ("skip-ad", .skipAd)] {
             router.post("/v1/sessions/:id/\(name)") { _, context in
                 await HTTPReply.guarded {
                     try manager.command(try context.parameters.require("id"), command)

@@ -59,7 +59,7 @@ final class PlaybackSession: Sendable {
         let made = MediaPlayer(url: spec.url, configuration: configuration, driver: driver, network: network)
         player = made
         // Beacons fire at the presented ad frames; each is posted as a `beacon` event (and stored).
-        tracker = resolver.map { _ in BeaconTracker(client: client, bus: made.bus) }
+        tracker = resolver != nil || spec.ssai != nil ? BeaconTracker(client: client, bus: made.bus) : nil
         // Validated when the spec was read.
         heartbeats = spec.heartbeats.map { HeartbeatTracker(settings: $0.settings, client: client) }
     }

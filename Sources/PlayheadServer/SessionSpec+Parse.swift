@@ -5,7 +5,7 @@ import PlayheadMedia
 extension SessionSpec {
     /// The fields the top level of a spec may have.
     static let topLevelFields: Set<String> = [
-        "url", "clock", "mode", "abr", "ads", "subscribedTags", "audio", "subtitles", "sidecarSubtitles", "blackout", "dump", "durationSeconds", "startSeconds",
+        "url", "clock", "mode", "abr", "ads", "subscribedTags", "audio", "subtitles", "sidecarSubtitles", "blackout", "ssai", "dump", "durationSeconds", "startSeconds",
         "rate", "autoplay", "bandwidthMegabitsPerSecond", "heartbeats",
     ]
 
@@ -104,6 +104,12 @@ extension SessionSpec {
             }
             spec.blackout = settings
         }
+        if let ssai = try r.object("ssai") {
+            try ssai.rejectUnknown(["trackingURL"])
+            let tracking = try ssai.string("trackingURL")
+            if let tracking { try validate(url: tracking, field: ssai.path("trackingURL")) }
+            spec.ssai = SSAISettings(trackingURL: tracking)
+        }
         if let dump = try r.object("dump") {
             try dump.rejectUnknown(["frameEvents"])
             spec.dump.frameEvents = try dump.bool("frameEvents") ?? false
@@ -115,6 +121,9 @@ extension SessionSpec {
         spec.autoplay = try r.bool("autoplay") ?? true
         spec.bandwidthMegabitsPerSecond = try r.number("bandwidthMegabitsPerSecond", minimum: 0.001, maximum: maxMegabitsPerSecond)
             ?? defaultBandwidthMegabitsPerSecond
+        if spec.ssai != nil, spec.ads.enabled {
+            throw .invalidField("ssai", "ads inserts ads at the cues that ssai tracks as ads already in the stream; give one or the other")
+        }
         return spec
     }
 

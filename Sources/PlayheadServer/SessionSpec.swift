@@ -88,6 +88,8 @@ public struct SessionSpec: Sendable, Codable, Equatable {
     public var sidecarSubtitles: [SidecarSubtitle]?
     /// Blackouts: the tag that signals them and the VOD alternate content played meanwhile (nil: none).
     public var blackout: BlackoutSettings?
+    /// Server-side ad tracking (nil: off).
+    public var ssai: SSAISettings?
     /// Extra outputs.
     public var dump = DumpSettings()
     /// Video heartbeats (nil: none).
@@ -122,6 +124,7 @@ public struct SessionSpec: Sendable, Codable, Equatable {
         configuration.audio = audio ?? .automatic
         configuration.sidecarSubtitles = sidecarSubtitles ?? []
         configuration.blackout = blackout
+        configuration.ssai = ssai
         if let minimum = abr.minBufferSeconds { configuration.buffer.minimumSeconds = minimum }
         if let maximum = abr.maxBufferSeconds { configuration.buffer.maximumSeconds = maximum }
         return configuration

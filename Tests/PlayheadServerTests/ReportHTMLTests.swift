@@ -62,6 +62,25 @@ import Testing
         #expect(html.contains("<td>late</td><td class=\"num\">28.000</td><td class=\"num\">open</td>"))
     }
 
+    /// Server-side ads get a table of their events with the URLs fired, and the tracking document's failures.
+    @Test func ssaiTableListsEachEvent() {
+        var report = PlaybackReport(url: "http://127.0.0.1/a.m3u8", clock: "virtual", mode: "decode")
+        #expect(!PlaybackReportHTML.render(report: report, events: []).contains("Server-side ads"))
+        var ssai = SSAIReport(trackingURL: "http://127.0.0.1/t.json")
+        ssai.avails = [SSAIAvail(id: "b", startSeconds: 10, durationSeconds: 6, ads: [SSAIAd(id: "a1", startSeconds: 10, durationSeconds: 6)], source: .tracking)]
+        var started = SSAIEvent(name: "adStarted", availId: "b", adId: "a1", adNumber: 1, adsInAvail: 1, adTitle: "<Spot>", contentSeconds: 10,
+                                offsetSeconds: 0, beaconEvent: "start", beaconURLs: ["http://127.0.0.1/b/start"])
+        started.frameMD5 = "0123abcd"
+        ssai.events = [started]
+        ssai.remainingTimeEvents = 12
+        ssai.trackingFailures = ["http://127.0.0.1/t.json: not JSON"]
+        report.ssai = ssai
+        let html = PlaybackReportHTML.render(report: report, events: [])
+        #expect(html.contains("<h2>Server-side ads (1 avails, 1 ads, 12 remaining-time events; tracking http://127.0.0.1/t.json)</h2>"))
+        #expect(html.contains("<td class=\"num\">10.000</td><td>adStarted</td><td>b</td><td>a1 (1/1)</td><td>&lt;Spot&gt;</td><td class=\"num\">0.000</td><td>0123abcd</td><td>http://127.0.0.1/b/start</td>"))
+        #expect(html.contains("<td>problem</td>") && html.contains("not JSON"))
+    }
+
     /// Heartbeat calls get a table with the tracking server and the startup time in its title.
     @Test func heartbeatTableListsEachCall() {
         var report = PlaybackReport(url: "http://127.0.0.1/a.m3u8", clock: "virtual", mode: "demux")

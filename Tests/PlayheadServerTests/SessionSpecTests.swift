@@ -56,6 +56,15 @@ import Testing
         #expect(try parse(#"{"url": "http://h/a.m3u8"}"#).playerConfiguration.blackout == nil)
     }
 
+    @Test func ssaiFieldsAreRead() throws {
+        let spec = try parse(#"{"url": "http://h/a.m3u8", "ssai": {"trackingURL": "http://h/t.json"}}"#)
+        #expect(spec.ssai == SSAISettings(trackingURL: "http://h/t.json"))
+        #expect(spec.playerConfiguration.ssai == spec.ssai)
+        #expect(try JSONDecoder().decode(SessionSpec.self, from: JSONEncoder().encode(spec)) == spec)
+        #expect(try parse(#"{"url": "http://h/a.m3u8", "ssai": {}}"#).playerConfiguration.ssai == SSAISettings())
+        #expect(try parse(#"{"url": "http://h/a.m3u8"}"#).playerConfiguration.ssai == nil)
+    }
+
     @Test func errorsNameTheField() {
         let cases: [(String, String?)] = [
             (#"[1, 2]"#, nil), (#"{"url": "http://h/a", "abr": {"variant": 1.5}}"#, "abr.variant"),
@@ -73,6 +82,9 @@ import Testing
             (##"{"url": "http://h/a", "subscribedTags": ["#EXT-X-CUE", "#EXTINF"]}"##, "subscribedTags[1]"),
             (#"{"url": "http://h/a", "subtitles": 1}"#, "subtitles"), (#"{"url": "http://h/a", "audio": ""}"#, "audio"), (#"{"url": "http://h/a", "subtitles": " "}"#, "subtitles"),
             (#"{"url": "http://h/a", "sidecarSubtitles": {"url": "http://h/s.vtt"}}"#, "sidecarSubtitles"),
+            (#"{"url": "http://h/a", "ssai": {"trackingURL": "ftp://h/t.json"}}"#, "ssai.trackingURL"),
+            (#"{"url": "http://h/a", "ssai": {"tracking": "http://h/t.json"}}"#, "ssai.tracking"),
+            (#"{"url": "http://h/a", "ssai": {}, "ads": {"enabled": true, "adTagURL": "http://h/ads"}}"#, "ssai"),
             (#"{"url": "http://h/a", "sidecarSubtitles": [{"url": "http://h/s.vtt"}, {"language": "en"}]}"#, "sidecarSubtitles[1].url"),
             (#"{"url": "http://h/a", "sidecarSubtitles": [{"url": "file:///etc/passwd"}]}"#, "sidecarSubtitles[0].url"),
             (#"{"url": "http://h/a", "sidecarSubtitles": [{"url": "http://h/s.vtt", "kind": "x"}]}"#, "sidecarSubtitles[0].kind"),
