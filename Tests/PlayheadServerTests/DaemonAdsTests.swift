@@ -37,4 +37,32 @@ struct DaemonAdsTests {
         let bad = try daemon.send("POST", "/v1/sessions", json: #"{"url": "\#(origin.url("/x.m3u8"))", "ads": {"enabled": true, "signalingMode": "sometimes"}}"#)
         #expect(bad.status == 400 && bad.text.contains("ads.signalingMode"))
     }
+
+    @Test(.timeLimit(.minutes(2))) func anSSAISessionPostsTheAdEventsAndFiresTheTrackingDocumentsBeacons() async throws {
+        let origin = try LoopbackHTTPServer(root: ServerFixtures.streams)
+        let ads = try AdServer()
+        defer { origin.stop(); ads.stop() }
+        let urls = ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"].map {
+            "{\"eventType\": \"\($0)\", \"beaconUrls\": [\"\(ads.beaconURL(event: $0, adId: "a1"))\"]}"
+        }.joined(separator: ",")
+        ads.register(#"{"avails": [{"availId": "b1", "startTimeInSeconds": 10, "durationInSeconds": 10, "ads": [{"adId": "a1", "startTimeInSeconds": 10, "durationInSeconds": 10, "trackingEvents": [\#(urls)]}]}]}"#,
+                     at: "/tracking.json", contentType: "application/json")
+        let data = ServerFixtures.temporaryDirectory("daemon-ssai")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let daemon = try DaemonProcess(data: data)
+        defer { daemon.terminate() }
+        let body = #"{"url": "\#(origin.url("/ssai/index.m3u8"))", "mode": "demux", "clock": "virtual", "ssai": {"trackingURL": "\#(ads.url("/tracking.json"))"}}"#
+        let reply = try daemon.send("POST", "/v1/sessions", json: body)
+        #expect(reply.status == 201, "\(reply.text)")
+        let id = try #require(ServerFixtures.object(reply)["id"] as? String)
+        let events = ServerFixtures.parseSSE(try daemon.send("GET", "/v1/sessions/\(id)/events", timeoutSeconds: 60).text)
+        #expect(events.contains { $0.event == "custom" && $0.data.contains("\"adCueTimelineStart\"") })
+        let report = ServerFixtures.object(try daemon.send("GET", "/v1/sessions/\(id)/report"))
+        let ssai = report["ssai"] as? [String: Any] ?? [:]
+        let names = (ssai["events"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(names == ["adCueTimelineAdded", "adCueTimelineStart", "adImpression", "adStarted", "adFirstQuartile", "adMidpoint",
+                          "adThirdQuartile", "adComplete", "adCueTimelineEnd"])
+        #expect(ads.beacons.map(\.event) == ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"])
+        #expect((report["beacons"] as? [[String: Any]] ?? []).count == 6)
+    }
 }
