@@ -265,8 +265,10 @@ public final class BeaconTracker: Sendable {
         guard let event = payload["beaconEvent"], let urls = payload["beaconUrls"], !urls.isEmpty else { return [] }
         let adId = payload["adId"] ?? "", offset = payload["offsetSeconds"].flatMap(Double.init) ?? 0
         let ad = TimelineAd(id: adId, url: "", durationSeconds: 0)
-        return urls.split(separator: "\n").map { template in
-            Beacon(event: event, breakId: payload["availId"] ?? "", adId: adId, mediaTimeSeconds: offset,
+        let lines = urls.split(separator: "\n")
+        let events = payload["beaconEvents"].map { $0.split(separator: "\n").map(String.init) } ?? []
+        return lines.enumerated().map { index, template in
+            Beacon(event: events.count == lines.count ? events[index] : event, breakId: payload["availId"] ?? "", adId: adId, mediaTimeSeconds: offset,
                    pts: payload["contentSeconds"].flatMap(Double.init) ?? 0, url: expand(String(template), ad: ad, offset: offset, errorCode: nil))
         }
     }

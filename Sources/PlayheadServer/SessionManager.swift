@@ -109,6 +109,9 @@ public final class SessionManager: Sendable {
             if try store.session(id: id) == nil { throw APIError.sessionNotFound(id) }
             throw APIError.sessionEnded(id)
         }
+        if command == .skipAd, session.spec.ssai == nil {
+            throw APIError(status: 409, code: "notSSAI", message: "session \"\(id)\" does not track server-side ads (its spec has no ssai): there is no server-side ad to skip")
+        }
         session.player.send(command)
     }
 

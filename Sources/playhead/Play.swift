@@ -291,8 +291,9 @@ struct Play: AsyncParsableCommand {
                 url = entry.playlistURL
                 ssaiTracking = ssaiTracking ?? entry.trackingURL
             } catch {
+                // Not a usage error: the session could not begin (as a playlist that cannot be loaded).
                 printError("\(error)")
-                throw ExitCode(2)
+                throw ExitCode(1)
             }
         }
 

@@ -30,6 +30,9 @@ struct SSAIOptions: ParsableArguments {
                 throw ValidationError("\(option) takes a finite non-negative position in seconds, got \(bad)")
             }
         }
+        if let tracking, tracking.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--ssai-tracking needs the tracking document's URL or path")
+        }
         if !skipAt.isEmpty, !isOn { throw ValidationError("--skip-ad skips server-side ads: give --ssai (or --ssai-tracking)") }
     }
 

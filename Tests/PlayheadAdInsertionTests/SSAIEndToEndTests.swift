@@ -99,6 +99,8 @@ import Testing
         let perAd = ["impression", "creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"]
         let hits = server.beacons.map { "\($0.parameter("ad") ?? "?"):\($0.event)" }
         #expect(hits == ["break-1:breakStart"] + perAd.map { "a1:\($0)" } + perAd.map { "a2:\($0)" } + ["break-1:breakEnd"])
+        // The records name each URL's own event, as the server saw it.
+        #expect(session.beacons.map { "\($0.adId.isEmpty ? $0.breakId : $0.adId):\($0.event)" }.sorted() == hits.sorted())
         // [ADPLAYHEAD] is the presented frame's time into the ad: within one frame of the quartile's share.
         for (id, duration) in [("a1", 6.0), ("a2", 4.0)] {
             for (event, share) in [("start", 0.0), ("firstQuartile", 0.25), ("midpoint", 0.5), ("thirdQuartile", 0.75), ("complete", 1.0)] {
@@ -119,9 +121,9 @@ import Testing
         let client = HTTPClient()
         defer { client.shutdown(); server.stop(); origin.stop() }
         server.register(Self.trackingDocument(server), at: "/tracking.json", contentType: "application/json")
-        // 1 s into a1: refused. 5.5 s into a1: skipped to a2's start. 1 s into a2: refused.
+        // 1 s into a1: refused. 5 s into a1: skipped to a2's start. 1 s into a2: refused.
         let session = await play(origin: origin, client: client, tracking: server.url("/tracking.json"),
-                                 scheduled: [.init(atPositionSeconds: 11, action: .skipAd), .init(atPositionSeconds: 15.5, action: .skipAd),
+                                 scheduled: [.init(atPositionSeconds: 11, action: .skipAd), .init(atPositionSeconds: 15, action: .skipAd),
                                              .init(atPositionSeconds: 17, action: .skipAd)])
         #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
         let a1 = session.events.filter { $0.adId == "a1" }.map(\.name)
@@ -207,6 +209,9 @@ import Testing
                                         problem: "the resolver answered \"<html>busy</html>\": neither a playlist, a JSON object naming one, nor a URL")) {
             try await SSAIEntry.resolve(server.url("/resolver/bad"), client: client)
         }
+        // A bare relative URL counts from the resolver.
+        server.register("view/abc.m3u8", at: "/resolver/bare", contentType: "text/plain")
+        #expect(try await SSAIEntry.resolve(server.url("/resolver/bare"), client: client).playlistURL == server.url("/resolver/view/abc.m3u8"))
         server.register("{\"other\": 1}", at: "/resolver/json", contentType: "application/json")
         await #expect(throws: SSAIError.self) { try await SSAIEntry.resolve(server.url("/resolver/json"), client: client) }
     }

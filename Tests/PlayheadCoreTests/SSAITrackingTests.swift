@@ -66,6 +66,50 @@ import Testing
             == "avails[0].ads[0].durationInSeconds is 0.0: an ad must last")
         #expect(problem("{\"avails\": [")?.hasPrefix("not JSON (12 bytes)") == true)
         #expect(problem("{}") == nil, "no avails yet (live, before the first break)")
+        // Wrong types are said as such, not as missing.
+        #expect(problem("{\"avails\": [{\"startTimeInSeconds\": \"10\"}]}") == "avails[0].startTimeInSeconds is a string, not a number of seconds")
+        #expect(problem("{\"avails\": [{\"startTimeInSeconds\": 0, \"adBreakTrackingEvents\": [{\"eventType\": \"breakStart\", \"beaconUrls\": \"http://t/b\"}]}]}")
+            == "avails[0].adBreakTrackingEvents[0].beaconUrls is a string, not an array of URLs")
+        #expect(problem("{\"avails\": [{\"startTimeInSeconds\": 0, \"ads\": {}}]}") == "avails[0].ads is an object, not an array")
+    }
+
+    /// `avails[0]` of 10–20 s holding `ads` (id, start, duration).
+    func layoutProblem(_ ads: [(String, Double, Double)], availDuration: Double? = 10) -> String? {
+        let list = ads.map { "{\"adId\": \"\($0.0)\", \"startTimeInSeconds\": \($0.1), \"durationInSeconds\": \($0.2)}" }.joined(separator: ",")
+        let duration = availDuration.map { ", \"durationInSeconds\": \($0)" } ?? ""
+        do {
+            _ = try SSAITrackingDocument.parse(Array("{\"avails\": [{\"startTimeInSeconds\": 10\(duration), \"ads\": [\(list)]}]}".utf8), source: "t.json")
+            return nil
+        } catch { return error.problem }
+    }
+
+    @Test func adsMustSitInsideTheirAvailOneAfterTheOther() throws {
+        #expect(layoutProblem([("a1", 10, 6), ("a2", 16, 4)]) == nil)
+        #expect(layoutProblem([("a1", 10, 6), ("a2", 15, 5)]) == "avails[0]: ad a2 starts at 15 s, inside ad a1 (10–16 s): the ads of an avail play one after the other")
+        #expect(layoutProblem([("a1", 10, 6), ("a2", 16, 6)]) == "avails[0]: ad a2 (16–22 s) is not inside its avail (10–20 s)")
+        #expect(layoutProblem([("a1", 5, 6)]) == "avails[0]: ad a1 (5–11 s) is not inside its avail (10–20 s)")
+        #expect(layoutProblem([("a1", 10, 1e308)]) == "avails[0].ads[0].durationInSeconds is 1e+308: more than 1e+09 s")
+        // Frame rounding is allowed: a 6.0333 s ad after a 4 s one in a 10 s avail.
+        #expect(layoutProblem([("a1", 10, 4), ("a2", 14, 6.004)]) == nil)
+        // Without a duration the avail ends with its last ad.
+        #expect(layoutProblem([("a1", 10, 6), ("a2", 16, 40)], availDuration: nil) == nil)
+        let overlapping = "{\"avails\": [{\"availId\": \"x\", \"startTimeInSeconds\": 0, \"durationInSeconds\": 10}, {\"availId\": \"y\", \"startTimeInSeconds\": 5}]}"
+        #expect(throws: SSAIError(source: "t.json", problem: "avail y starts at 5 s, inside avail x (0–10 s): avails must not overlap (sorted by start, pair 1)")) {
+            try SSAITrackingDocument.parse(Array(overlapping.utf8), source: "t.json")
+        }
+    }
+
+    @Test func anIdGivenTwiceNamesTwoAds() throws {
+        let json = "{\"avails\": [{\"availId\": \"b\", \"startTimeInSeconds\": 10, \"durationInSeconds\": 10, \"ads\": ["
+            + "{\"adId\": \"same\", \"startTimeInSeconds\": 10, \"durationInSeconds\": 6}, {\"adId\": \"same\", \"startTimeInSeconds\": 16, \"durationInSeconds\": 4}]},"
+            + "{\"availId\": \"b\", \"startTimeInSeconds\": 30, \"durationInSeconds\": 2}]}"
+        let avails = try SSAITrackingDocument.parse(Array(json.utf8), source: "t.json")
+        #expect(avails.map(\.id) == ["b", "b#2"])
+        #expect(avails[0].ads.map(\.id) == ["same", "same#2"])
+        var tracker = SSAIAdTracker()
+        _ = tracker.update(avails)
+        let started = play(&tracker, from: 10, to: 20.1).filter { $0.name == "adStarted" || $0.name == "adComplete" }
+        #expect(started.map { "\($0.name)@\(String(format: "%g", $0.contentSeconds))" } == ["adStarted@10", "adComplete@16", "adStarted@16", "adComplete@20"])
     }
 
     // MARK: Markers
@@ -93,6 +137,17 @@ import Testing
         #expect(found[0].startSeconds == 4 && found[0].durationSeconds == 6)
         #expect(found[0].ads.map(\.startSeconds) == [4, 6] && found[0].ads.map(\.durationSeconds) == [2, 4])
         #expect(found[1].startSeconds == 30 && found[1].ads.map(\.durationSeconds) == [4])
+    }
+
+    @Test func anAvailEndsAtItsDurationWhenItsCueInComesLater() throws {
+        var text = "#EXTM3U\n#EXT-X-TARGETDURATION:1\n"
+        for index in 0..<12 {
+            if index == 2 { text += "#EXT-X-CUE-OUT:DURATION=3\n" }
+            if index == 6 { text += "#EXT-X-CUE-IN\n" }
+            text += "#EXTINF:1,\ns\(index).ts\n"
+        }
+        let avail = try #require(try avails(text + "#EXT-X-ENDLIST\n").first)
+        #expect(avail.startSeconds == 2 && avail.durationSeconds == 3)
     }
 
     @Test func aLiveCueOutWithoutDurationRunsToWhatIsListed() throws {
@@ -129,6 +184,30 @@ import Testing
         #expect(again == ["adCueTimelineStart", "adImpression", "adStarted"])
     }
 
+    @Test func aSeekForwardInsideAnAdSkipsTheQuartilesJumpedOverAndASeekBackIsANewPlay() {
+        var tracker = SSAIAdTracker()
+        _ = tracker.update([Self.twoAds])
+        _ = play(&tracker, from: 10, to: 11)
+        tracker.jump()
+        let forward = play(&tracker, from: 14.6, to: 15).filter { $0.name != "adRemainingTime" }.map(\.name)
+        #expect(forward.isEmpty, "the quartiles at 11.5, 13 and 14.5 s were jumped over: \(forward)")
+        tracker.jump()
+        let back = play(&tracker, from: 11, to: 11.4).filter { $0.name != "adRemainingTime" }.map(\.name)
+        #expect(back == ["adImpression", "adStarted"], "a new play")
+        // Landing exactly on a quartile fires it.
+        tracker.jump()
+        let landing = play(&tracker, from: 13, to: 13.01).filter { $0.name != "adRemainingTime" }.map(\.name)
+        #expect(landing == ["adMidpoint"])
+        // adStarted names each URL's own event.
+        var withViews = SSAIAdTracker()
+        _ = withViews.update([SSAIAvail(id: "v", startSeconds: 0, durationSeconds: 2, ads: [
+            SSAIAd(id: "c", startSeconds: 0, durationSeconds: 2, trackingEvents: ["creativeView": ["http://t/cv"], "start": ["http://t/s"]]),
+        ], source: .tracking)])
+        let started = play(&withViews, from: 0, to: 0.01).first { $0.name == "adStarted" }
+        #expect(started?.beaconURLs == ["http://t/cv", "http://t/s"] && started?.beaconEvents == ["creativeView", "start"])
+        #expect(started?.payload["beaconEvents"] == "creativeView\nstart")
+    }
+
     @Test func remainingTimeIsPostedTwiceASecondOfAdWithTheSecondsLeft() {
         var tracker = SSAIAdTracker()
         _ = tracker.update([Self.twoAds])
@@ -158,7 +237,8 @@ import Testing
         #expect(tracker.skipRefusal(isLive: false) == "no server-side ad is playing")
         _ = play(&tracker, from: 10, to: 14)
         #expect(tracker.skipRefusal(isLive: false)?.hasSuffix("may be skipped after 5 s") == true)
-        _ = play(&tracker, from: 14, to: 15.1)
+        _ = play(&tracker, from: 14, to: 15)
+        #expect(tracker.skipRefusal(isLive: false) == nil, "the frame before 15 s ends at 15 s: 5 s played")
         #expect(tracker.skipRefusal(isLive: true) == "ads of a live stream cannot be skipped")
         let skipped = tracker.skip(isLive: false)
         #expect(skipped?.toSeconds == 16 && skipped?.event.name == "adSkipped" && skipped?.event.beaconURLs == ["http://t/a1s"])

@@ -63,17 +63,24 @@ extension MediaPlayer {
     /// - Returns: Why it was refused, or `nil` when it was done.
     @discardableResult
     func skipSSAIAd(now: Double) -> String? {
-        guard configuration.ssai != nil else { return "server-side ad tracking is off (--ssai)" }
         let live = state.tracker?.isLive ?? false
-        guard let (event, end) = state.ssai.skip(isLive: live) else {
-            let why = state.ssai.skipRefusal(isLive: live) ?? "no server-side ad is playing"
-            report.ssai?.refusals.append("skip at \(String(format: "%.3f", state.position(at: now))) s: \(why)")
-            bus.post(.custom(name: "adSkipRefused", payload: ["ssai": "1", "reason": why]))
-            return why
+        if configuration.ssai != nil, let (event, end) = state.ssai.skip(isLive: live) {
+            postSSAI([event])
+            seek(to: state.timeline.virtualSeconds(forContent: end), now: now, applyPolicy: false, automatic: "ssaiSkip")
+            return nil
         }
-        postSSAI([event])
-        seek(to: state.timeline.virtualSeconds(forContent: end), now: now, applyPolicy: false, automatic: "ssaiSkip")
-        return nil
+        let why = configuration.ssai == nil ? "the session does not track server-side ads (--ssai)"
+            : state.ssai.skipRefusal(isLive: live) ?? "no server-side ad is playing"
+        let position = state.position(at: now)
+        report.ssai?.refusals.append("skip at \(String(format: "%.3f", position)) s: \(why)")
+        var payload = ["ssai": "1", "reason": why, "position": String(format: "%.6g", position)]
+        if let playhead = state.ssai.playhead {
+            payload["availId"] = playhead.availId
+            payload["adId"] = playhead.adId
+            payload["contentSeconds"] = String(format: "%.6g", playhead.seconds)
+        }
+        bus.post(.custom(name: "adSkipRefused", payload: payload))
+        return why
     }
 
     /// The viewer clicked while a server-side ad plays: `adClicked` with its click-through and click

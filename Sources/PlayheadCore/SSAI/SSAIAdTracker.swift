@@ -10,8 +10,10 @@
 ///   playback when the last frame reached it. `adRemainingTime` is posted at the ad's first frame and
 ///   then every half second of ad played (Nowtilus' `notifyAdRemainingTime`).
 /// - Joining an ad after its start (a seek, a live join) starts it there; quartiles already behind are
-///   not fired. Leaving an ad by a seek fires neither its later quartiles nor its completion.
-/// - Each play of an ad fires each event once; a seek back into it is a new play.
+///   not fired (one the landing frame is exactly at is). Leaving an ad by a seek fires neither its later
+///   quartiles nor its completion. A seek forward inside the ad goes on with its play, the quartiles
+///   jumped over not fired; a seek back (inside the ad or into it) is a new play.
+/// - Each play of an ad fires each event once.
 public struct SSAIAdTracker: Sendable {
     /// How far into an ad the viewer may skip it (the Nowtilus demo's VOD skip button): 5 s.
     public static let skippableAfterSeconds = 5.0
@@ -70,8 +72,9 @@ public struct SSAIAdTracker: Sendable {
         let availIndex = avails.firstIndex { $0.contains(seconds) }
         let adIndex = availIndex.flatMap { avails[$0].adIndex(at: seconds) }
         let adKey = adIndex.map { (avails[availIndex!].id, avails[availIndex!].ads[$0].id) }
-        // Leave the ad that was playing.
-        if let current = play, adKey.map({ $0 != (current.availId, current.adId) }) ?? true {
+        let back = !continuous && lastFrame.map { seconds < $0.seconds - 1e-6 } ?? false
+        // Leave the ad that was playing (a seek back inside it leaves it too: a new play begins).
+        if let current = play, back || adKey.map({ $0 != (current.availId, current.adId) }) ?? true {
             if continuous, let (avail, index) = self.current, seconds >= avail.ads[index].endSeconds - 1e-3 {
                 events += complete(avail, index, at: seconds)
             }
@@ -99,12 +102,18 @@ public struct SSAIAdTracker: Sendable {
             var fired: Set<String> = []
             // Joined after the start: the quartiles behind are not this play's.
             if offset > durationSeconds + 1e-3 {
-                for quartile in Self.quartiles where offset + 1e-9 >= quartile.share * ad.durationSeconds { fired.insert(quartile.name) }
+                for quartile in Self.quartiles where quartile.share * ad.durationSeconds < offset - 1e-6 { fired.insert(quartile.name) }
             }
             play = AdPlay(availId: avail.id, adId: ad.id, fired: fired, nextRemaining: 0)
             events.append(event("adImpression", avail, adIndex, at: seconds, beacon: "impression", urls: ad.trackingEvents["impression"] ?? []))
-            events.append(event("adStarted", avail, adIndex, at: seconds, beacon: "start",
-                                urls: (ad.trackingEvents["creativeView"] ?? []) + (ad.trackingEvents["start"] ?? [])))
+            let creativeView = ad.trackingEvents["creativeView"] ?? [], start = ad.trackingEvents["start"] ?? []
+            var started = event("adStarted", avail, adIndex, at: seconds, beacon: "start", urls: creativeView + start)
+            if !creativeView.isEmpty { started.beaconEvents = creativeView.map { _ in "creativeView" } + start.map { _ in "start" } }
+            events.append(started)
+        }
+        if !continuous, !back {
+            // A seek forward inside the ad: the quartiles it jumped over are not fired.
+            for quartile in Self.quartiles where quartile.share * ad.durationSeconds < offset - 1e-6 { play!.fired.insert(quartile.name) }
         }
         for quartile in Self.quartiles where offset + 1e-9 >= quartile.share * ad.durationSeconds && play!.fired.insert(quartile.name).inserted {
             events.append(event(quartile.name, avail, adIndex, at: seconds, beacon: quartile.beacon, urls: ad.trackingEvents[quartile.beacon] ?? []))
@@ -138,7 +147,8 @@ public struct SSAIAdTracker: Sendable {
     public func skipRefusal(isLive: Bool) -> String? {
         guard let (avail, index) = current, let lastFrame else { return "no server-side ad is playing" }
         if isLive { return "ads of a live stream cannot be skipped" }
-        let offset = lastFrame.seconds - avail.ads[index].startSeconds
+        // The playhead is at the end of the last frame presented.
+        let offset = lastFrame.end - avail.ads[index].startSeconds
         if offset + 1e-9 < Self.skippableAfterSeconds {
             return String(format: "ad %@ has played %.2f s; it may be skipped after %g s", avail.ads[index].id, offset, Self.skippableAfterSeconds)
         }
@@ -150,10 +160,16 @@ public struct SSAIAdTracker: Sendable {
     public mutating func skip(isLive: Bool) -> (event: SSAIEvent, toSeconds: Double)? {
         guard skipRefusal(isLive: isLive) == nil, let (avail, index) = current, let lastFrame else { return nil }
         let ad = avail.ads[index]
-        let skipped = event("adSkipped", avail, index, at: lastFrame.seconds, beacon: "skip", urls: ad.trackingEvents["skip"] ?? [])
+        let skipped = event("adSkipped", avail, index, at: lastFrame.end, beacon: "skip", urls: ad.trackingEvents["skip"] ?? [])
         play = nil
         jumped = true
         return (skipped, ad.endSeconds)
+    }
+
+    /// The ad presenting now and the playhead (the end of the last frame presented), for what a refused skip names.
+    public var playhead: (availId: String, adId: String, seconds: Double)? {
+        guard let (avail, index) = current, let lastFrame else { return nil }
+        return (avail.id, avail.ads[index].id, lastFrame.end)
     }
 
     /// The viewer clicks the ad presenting now: `adClicked` with its click-through and click-tracking URLs;
@@ -161,7 +177,7 @@ public struct SSAIAdTracker: Sendable {
     public func click() -> SSAIEvent? {
         guard let (avail, index) = current, let lastFrame else { return nil }
         let ad = avail.ads[index]
-        var clicked = event("adClicked", avail, index, at: lastFrame.seconds, beacon: "click", urls: ad.clickTracking)
+        var clicked = event("adClicked", avail, index, at: min(lastFrame.end, ad.endSeconds), beacon: "click", urls: ad.clickTracking)
         clicked.clickThrough = ad.clickThrough
         return clicked
     }
@@ -180,9 +196,11 @@ public struct SSAIAdTracker: Sendable {
     private func event(_ name: String, _ avail: SSAIAvail, _ index: Int, at seconds: Double, beacon: String? = nil,
                        urls: [String] = []) -> SSAIEvent {
         let ad = avail.ads[index]
-        let offset = min(max(0, seconds - ad.startSeconds), ad.durationSeconds)
+        // Microseconds: differences of frame times carry float noise (3.5e-15 for 0).
+        func rounded(_ value: Double) -> Double { (value * 1e6).rounded() / 1e6 }
+        let offset = rounded(min(max(0, seconds - ad.startSeconds), ad.durationSeconds))
         return SSAIEvent(name: name, availId: avail.id, adId: ad.id, adNumber: index + 1, adsInAvail: avail.ads.count,
                          adTitle: ad.title, contentSeconds: seconds, offsetSeconds: offset,
-                         remainingSeconds: max(0, ad.endSeconds - seconds), beaconEvent: beacon, beaconURLs: urls)
+                         remainingSeconds: rounded(max(0, ad.endSeconds - seconds)), beaconEvent: beacon, beaconURLs: urls)
     }
 }

@@ -70,7 +70,9 @@ public struct SSAIEntry: Sendable, Equatable, Codable {
             return SSAIEntry(inputURL: url, kind: kind, playlistURL: try resolved(playlist, base, url),
                              trackingURL: try tracking.map { reference throws(SSAIError) in try resolved(reference, base, url) })
         }
-        if !text.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" || $0 == "\"" }), text.contains("://") || text.hasPrefix("/") {
+        // A bare URL, absolute or relative (one token holding a / or naming a playlist), not HTML or prose.
+        if !text.isEmpty, !text.contains(where: { $0.isWhitespace || "<>\"{}".contains($0) }),
+           text.contains("/") || text.lowercased().hasSuffix(".m3u8") || text.lowercased().contains(".m3u8?") {
             return SSAIEntry(inputURL: url, kind: kind, playlistURL: try resolved(text, base, url))
         }
         let shown = text.isEmpty ? "an empty body" : "\"\(text.prefix(60))\(text.count > 60 ? "…" : "")\""

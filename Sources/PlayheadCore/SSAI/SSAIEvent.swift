@@ -27,6 +27,9 @@ public struct SSAIEvent: Sendable, Equatable, Codable {
     public var beaconEvent: String?
     /// The URLs to call.
     public var beaconURLs: [String]
+    /// The tracking event of each of ``beaconURLs`` (`adStarted` fires `creativeView` and `start` URLs);
+    /// empty when they are all ``beaconEvent``'s.
+    public var beaconEvents: [String] = []
     /// For `adClicked`: where the click leads.
     public var clickThrough: String?
     /// The presented frame's own presentation time, seconds (its media's clock), when a frame brought the event.
@@ -63,6 +66,7 @@ public struct SSAIEvent: Sendable, Equatable, Codable {
         payload["remainingSeconds"] = remainingSeconds.map { String(format: "%.6g", $0) }
         payload["beaconEvent"] = beaconEvent
         if !beaconURLs.isEmpty { payload["beaconUrls"] = beaconURLs.joined(separator: "\n") }
+        if beaconEvents.count == beaconURLs.count, !beaconEvents.isEmpty { payload["beaconEvents"] = beaconEvents.joined(separator: "\n") }
         payload["clickThrough"] = clickThrough
         payload["framePTS"] = framePTS.map { String(format: "%.6f", $0) }
         payload["frameMD5"] = frameMD5

@@ -32,7 +32,10 @@ public enum SSAIMarkers {
                 }
                 open = cue
             case .breakEnd:
-                if let current = open, cue.contentSeconds > current.contentSeconds + 1e-3 { close(at: cue.contentSeconds) }
+                // Whichever comes first: the cue in, or the end of the cue out's duration.
+                if let current = open, cue.contentSeconds > current.contentSeconds + 1e-3 {
+                    close(at: min(cue.contentSeconds, current.durationSeconds.map { current.contentSeconds + $0 } ?? .infinity))
+                }
             case .breakContinue, .signal, .serverMap:
                 // A continuation that carries the planned total gives an open avail its length.
                 if var current = open, current.durationSeconds == nil, let total = cue.durationSeconds {

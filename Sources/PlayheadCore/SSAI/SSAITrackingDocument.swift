@@ -32,6 +32,10 @@ public struct SSAIError: Error, Equatable, CustomStringConvertible {
 /// (the Nowtilus SDK's shape), from `trackingEvents` entries of type `clickThrough` / `clickTracking`, or
 /// from a `clickThrough` string. `startTime`/`duration` in ISO 8601 (`PT17.8S`) stand in for the
 /// `…InSeconds` numbers when those are missing. Unknown keys are ignored.
+///
+/// The layout is checked, as a player relies on it: times at most ``maximumSeconds``, an avail's ads in
+/// it and not overlapping one another (a frame's slack allowed), avails not overlapping. An id given twice
+/// (two ads of one avail, or two avails) names distinct ads: the later ones become `id#2`, `id#3`, ….
 public enum SSAITrackingDocument {
     /// Parses `bytes` read from `source` (named in errors).
     /// - Throws: ``SSAIError`` naming the JSON path of the first thing that is wrong.
@@ -55,6 +59,9 @@ public enum SSAITrackingDocument {
             let start = try seconds(avail, "startTimeInSeconds", "startTime", path: path, source: source)
             let duration = try? seconds(avail, "durationInSeconds", "duration", path: path, source: source)
             var ads: [SSAIAd] = []
+            if let list = avail["ads"], !(list is [Any]), !(list is NSNull) {
+                throw SSAIError(source: source, problem: "\(path).ads is \(kind(list)), not an array")
+            }
             for (adIndex, adItem) in (avail["ads"] as? [Any] ?? []).enumerated() {
                 let adPath = "\(path).ads[\(adIndex)]"
                 guard let ad = adItem as? [String: Any] else { throw SSAIError(source: source, problem: "\(adPath) is not an object") }
@@ -62,17 +69,60 @@ public enum SSAITrackingDocument {
             }
             let id = string(avail["availId"]) ?? "avail-\(index + 1)"
             let end = duration.map { start + $0 } ?? ads.map(\.endSeconds).max()
-            result.append(SSAIAvail(id: id, startSeconds: start, durationSeconds: end.map { $0 - start }, ads: ads.sorted { $0.startSeconds < $1.startSeconds },
-                                    trackingEvents: trackingURLs(avail["adBreakTrackingEvents"]), source: .tracking))
+            ads.sort { $0.startSeconds < $1.startSeconds }
+            try checkLayout(ads, start: start, end: end, path: path, source: source)
+            var seen: Set<String> = []
+            for adIndex in ads.indices { ads[adIndex].id = unique(ads[adIndex].id, in: &seen) }
+            result.append(SSAIAvail(id: id, startSeconds: start, durationSeconds: end.map { $0 - start }, ads: ads,
+                                    trackingEvents: try trackingURLs(avail["adBreakTrackingEvents"], path: path + ".adBreakTrackingEvents", source: source),
+                                    source: .tracking))
         }
-        return result.sorted { $0.startSeconds < $1.startSeconds }
+        result.sort { $0.startSeconds < $1.startSeconds }
+        var seen: Set<String> = []
+        for (index, pair) in zip(result, result.dropFirst()).enumerated() {
+            if let end = pair.0.endSeconds, pair.1.startSeconds < end - slack {
+                throw SSAIError(source: source, problem: "avail \(pair.1.id) starts at \(format(pair.1.startSeconds)) s, inside avail \(pair.0.id) "
+                                + "(\(format(pair.0.startSeconds))–\(format(end)) s): avails must not overlap (sorted by start, pair \(index + 1))")
+            }
+        }
+        for index in result.indices { result[index].id = unique(result[index].id, in: &seen) }
+        return result
     }
+
+    /// The longest time or duration read, seconds (about 31 years): past it a number is a mistake.
+    public static let maximumSeconds = 1e9
+    /// How far ads may overlap or pass their avail's ends: less than a frame at 120 fps.
+    static let slack = 0.008
+
+    private static func checkLayout(_ ads: [SSAIAd], start: Double, end: Double?, path: String, source: String) throws(SSAIError) {
+        for ad in ads {
+            if ad.startSeconds < start - slack || end.map({ ad.endSeconds > $0 + slack }) == true {
+                throw SSAIError(source: source, problem: "\(path): ad \(ad.id) (\(format(ad.startSeconds))–\(format(ad.endSeconds)) s) is not inside its avail "
+                                + "(\(format(start))–\(end.map(format) ?? "?") s)")
+            }
+        }
+        for (first, second) in zip(ads, ads.dropFirst()) where second.startSeconds < first.endSeconds - slack {
+            throw SSAIError(source: source, problem: "\(path): ad \(second.id) starts at \(format(second.startSeconds)) s, inside ad \(first.id) "
+                            + "(\(format(first.startSeconds))–\(format(first.endSeconds)) s): the ads of an avail play one after the other")
+        }
+    }
+
+    private static func unique(_ id: String, in seen: inout Set<String>) -> String {
+        var candidate = id, number = 1
+        while !seen.insert(candidate).inserted {
+            number += 1
+            candidate = "\(id)#\(number)"
+        }
+        return candidate
+    }
+
+    private static func format(_ seconds: Double) -> String { String(format: "%g", seconds) }
 
     private static func readAd(_ ad: [String: Any], path: String, source: String, fallbackID: String) throws(SSAIError) -> SSAIAd {
         let start = try seconds(ad, "startTimeInSeconds", "startTime", path: path, source: source)
         let duration = try seconds(ad, "durationInSeconds", "duration", path: path, source: source)
         guard duration > 0 else { throw SSAIError(source: source, problem: "\(path).durationInSeconds is \(duration): an ad must last") }
-        var tracking = trackingURLs(ad["trackingEvents"])
+        var tracking = try trackingURLs(ad["trackingEvents"], path: path + ".trackingEvents", source: source)
         var clickThrough = tracking.removeValue(forKey: "clickThrough")?.first ?? string(ad["clickThrough"])
         var clickTracking = tracking.removeValue(forKey: "clickTracking") ?? []
         for click in ad["adClickEvents"] as? [[String: Any]] ?? [] {
@@ -89,29 +139,58 @@ public enum SSAITrackingDocument {
     }
 
     /// `eventType` → `beaconUrls` of a `trackingEvents` array (entries without URLs are skipped).
-    private static func trackingURLs(_ value: Any?) -> [String: [String]] {
+    private static func trackingURLs(_ value: Any?, path: String, source: String) throws(SSAIError) -> [String: [String]] {
+        guard let value, !(value is NSNull) else { return [:] }
+        guard let entries = value as? [Any] else { throw SSAIError(source: source, problem: "\(path) is \(kind(value)), not an array") }
         var result: [String: [String]] = [:]
-        for entry in value as? [[String: Any]] ?? [] {
+        for (index, item) in entries.enumerated() {
+            guard let entry = item as? [String: Any] else { throw SSAIError(source: source, problem: "\(path)[\(index)] is \(kind(item)), not an object") }
             guard let event = string(entry["eventType"]) else { continue }
-            let urls = (entry["beaconUrls"] as? [Any] ?? []).compactMap(string)
+            let urls: [String]
+            switch entry["beaconUrls"] {
+            case nil, is NSNull: urls = []
+            case let list as [Any]: urls = list.compactMap(string)
+            case let other?: throw SSAIError(source: source, problem: "\(path)[\(index)].beaconUrls is \(kind(other)), not an array of URLs")
+            }
             if !urls.isEmpty { result[event, default: []] += urls }
         }
         return result
     }
 
+    /// What a JSON value is, for errors.
+    private static func kind(_ value: Any) -> String {
+        switch value {
+        case is String: "a string"
+        case is [Any]: "an array"
+        case is [String: Any]: "an object"
+        case is NSNull: "null"
+        case is NSNumber: "a number"
+        default: "\(type(of: value))"
+        }
+    }
+
     private static func seconds(_ object: [String: Any], _ key: String, _ isoKey: String, path: String,
                                 source: String) throws(SSAIError) -> Double {
         // No Bool check: on Linux a JSON 0 or 1 bridges as Bool too, and a pre-roll starts at 0.
-        if let number = object[key] as? NSNumber {
-            let value = number.doubleValue
-            guard value.isFinite, value >= 0 else { throw SSAIError(source: source, problem: "\(path).\(key) is \(value): it must be ≥ 0") }
-            return value
-        }
-        if let text = object[isoKey] as? String {
-            guard let value = isoDuration(text) else {
-                throw SSAIError(source: source, problem: "\(path).\(isoKey) \"\(text)\" is not an ISO 8601 duration (PT…S)")
+        func checked(_ value: Double, _ name: String) throws(SSAIError) -> Double {
+            guard value.isFinite, value >= 0 else { throw SSAIError(source: source, problem: "\(path).\(name) is \(value): it must be ≥ 0") }
+            guard value <= maximumSeconds else {
+                throw SSAIError(source: source, problem: "\(path).\(name) is \(value): more than \(format(maximumSeconds)) s")
             }
             return value
+        }
+        if let value = object[key], !(value is NSNull) {
+            guard !(value is String), let number = value as? NSNumber else {
+                throw SSAIError(source: source, problem: "\(path).\(key) is \(kind(value)), not a number of seconds")
+            }
+            return try checked(number.doubleValue, key)
+        }
+        if let value = object[isoKey], !(value is NSNull) {
+            guard let text = value as? String else { throw SSAIError(source: source, problem: "\(path).\(isoKey) is \(kind(value)), not an ISO 8601 duration") }
+            guard let seconds = isoDuration(text) else {
+                throw SSAIError(source: source, problem: "\(path).\(isoKey) \"\(text)\" is not an ISO 8601 duration (PT…S)")
+            }
+            return try checked(seconds, isoKey)
         }
         throw SSAIError(source: source, problem: "\(path) has neither \(key) nor \(isoKey)")
     }
