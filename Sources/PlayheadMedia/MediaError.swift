@@ -21,6 +21,8 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     /// An fMP4 segment whose media part is empty: only its initialization section (of
     /// `initializationBytes`) would reach the demuxer, which opens it and finds no samples.
     case emptyMedia(initializationBytes: Int)
+    /// A still picture could not be decoded, converted, cropped or encoded (thumbnails, PNG output).
+    case imageFailed(String)
 
     /// A one-line human-readable description.
     public var description: String {
@@ -42,6 +44,8 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
             return "out of memory allocating \(what)"
         case let .emptyMedia(initializationBytes):
             return "empty media segment (0 bytes after its \(initializationBytes)-byte initialization section)"
+        case let .imageFailed(why):
+            return "image: \(why)"
         }
     }
 }

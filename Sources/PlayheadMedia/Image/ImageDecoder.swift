@@ -1,0 +1,82 @@
+import CFFmpeg
+
+/// The still-image formats a thumbnail track's pictures come in, told from their first bytes.
+public enum StillImageFormat: String, Sendable {
+    /// JPEG (`FF D8 FF`), decoded by FFmpeg's `mjpeg` decoder.
+    case jpeg
+    /// PNG (`89 50 4E 47 0D 0A 1A 0A`).
+    case png
+    /// WebP (`RIFF` … `WEBP`).
+    case webp
+
+    /// The format of `bytes`, or nil when they start as none of the above.
+    public static func sniff(_ bytes: [UInt8]) -> StillImageFormat? {
+        if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return .jpeg }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return .webp }
+        return nil
+    }
+
+    var codecID: AVCodecID {
+        switch self {
+        case .jpeg: AV_CODEC_ID_MJPEG
+        case .png: AV_CODEC_ID_PNG
+        case .webp: AV_CODEC_ID_WEBP
+        }
+    }
+}
+
+extension RGBImage {
+    /// Decodes a JPEG, PNG or WebP file with libavcodec and converts it to rgb24 (as `ffmpeg -i file
+    /// -pix_fmt rgb24` does).
+    /// - Returns: The picture and the pixel format it was decoded in (`yuvj420p` for most JPEGs).
+    /// - Throws: ``MediaError/imageFailed(_:)`` when the bytes are not such a file or do not decode.
+    public static func decoding(_ bytes: [UInt8]) throws(MediaError) -> (image: RGBImage, pixelFormat: String) {
+        guard let format = StillImageFormat.sniff(bytes) else {
+            let start = bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: " ")
+            throw .imageFailed("not a JPEG, PNG or WebP file (\(bytes.count) bytes, starting \(start.isEmpty ? "with nothing" : start))")
+        }
+        guard let codec = avcodec_find_decoder(format.codecID) else { throw .decoderNotFound(codec: format.rawValue) }
+        var context = avcodec_alloc_context3(codec)
+        var frame = av_frame_alloc()
+        var packet = av_packet_alloc()
+        defer {
+            avcodec_free_context(&context)
+            av_frame_free(&frame)
+            av_packet_free(&packet)
+        }
+        guard let context, let frame, let packet else { throw .outOfMemory("image decoder") }
+        context.pointee.thread_count = 1
+        var code = avcodec_open2(context, codec, nil)
+        guard code >= 0 else { throw .decoderOpenFailed(codec: format.rawValue, code: code, message: AVError.message(code)) }
+        guard av_new_packet(packet, Int32(bytes.count)) >= 0, let data = packet.pointee.data else { throw .outOfMemory("image packet") }
+        bytes.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: $0.count) }
+        packet.pointee.flags |= AV_PKT_FLAG_KEY
+        code = avcodec_send_packet(context, packet)
+        guard code >= 0 else { throw .imageFailed("\(format.rawValue) decoder: \(AVError.message(code))") }
+        code = avcodec_receive_frame(context, frame)
+        if code == AVError.again {
+            _ = avcodec_send_packet(context, nil)
+            code = avcodec_receive_frame(context, frame)
+        }
+        guard code >= 0, frame.pointee.width > 0, frame.pointee.height > 0 else {
+            throw .imageFailed("\(format.rawValue) file of \(bytes.count) bytes gave no picture: \(AVError.message(code))")
+        }
+        let image = try RGBImage(frame)
+        let name = av_get_pix_fmt_name(AVPixelFormat(frame.pointee.format)).map { String(cString: $0) } ?? "?"
+        return (image, name)
+    }
+
+    /// Converts a decoded `AVFrame` to rgb24 at its own size.
+    init(_ frame: UnsafeMutablePointer<AVFrame>) throws(MediaError) {
+        let f = frame.pointee
+        self = try withUnsafeBytes(of: &frame.pointee.data) { data throws(MediaError) in
+            try withUnsafeBytes(of: &frame.pointee.linesize) { lines throws(MediaError) in
+                try Self.convert(planes: data.baseAddress!.assumingMemoryBound(to: UnsafePointer<UInt8>?.self),
+                                 lineSizes: lines.baseAddress!.assumingMemoryBound(to: Int32.self),
+                                 format: AVPixelFormat(f.format), width: Int(f.width), height: Int(f.height),
+                                 toWidth: Int(f.width), toHeight: Int(f.height))
+            }
+        }
+    }
+}
