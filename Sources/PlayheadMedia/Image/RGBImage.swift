@@ -86,8 +86,8 @@ public struct RGBImage: Sendable, Equatable {
         return try RGBImage(width: w, height: h, pixels: out)
     }
 
-    /// The size a picture takes when scaled to `width` keeping its aspect ratio, both sides even
-    /// (rounded down to even, at least 2), as `scale=W:-2` gives.
+    /// The size a picture takes when scaled to `toWidth` keeping its aspect ratio, both sides even (the
+    /// width rounded down to even, the height to the nearest even, at least 2), as `scale=W:-2` gives.
     public static func scaledSize(width: Int, height: Int, toWidth: Int) -> (width: Int, height: Int) {
         let w = max(2, toWidth / 2 * 2)
         let exact = Double(height) * Double(w) / Double(max(width, 1))

@@ -1,0 +1,76 @@
+import PlayheadMedia
+
+/// Decodes one keyframe of a segment's bytes (or of an I-frame byte range) with FFmpeg: the frame's
+/// framemd5 hash and its picture in rgb24.
+struct KeyframeGrabber {
+    /// What was grabbed.
+    struct Grab {
+        var frame: DecodedFrame
+        var image: RGBImage
+        /// The keyframe's time relative to the first video timestamp of the bytes, seconds.
+        var offsetSeconds: Double
+    }
+
+    /// Why nothing was grabbed.
+    enum Failure: Error {
+        case open(MediaError)
+        case noKeyframe(packets: Int)
+        case noFrame(detail: String)
+        case image(MediaError)
+    }
+
+    /// Decodes the last video keyframe whose time (relative to the bytes' first video timestamp) is at most
+    /// `atOrBefore` seconds (the first keyframe when nil).
+    static func grab(_ bytes: [UInt8], atOrBefore offset: Double?) -> Result<Grab, Failure> {
+        var options = RenditionDecoderOptions()
+        options.mode = .keyframes
+        options.kinds = [.video]
+        options.hashFrames = true
+        let capture = PictureCapture()
+        options.dump = capture
+        options.dumpAtPresentation = true
+        let decoder = RenditionDecoder(options: options)
+        let segment: DemuxedSegment
+        do { segment = try decoder.demux(bytes) } catch { return .failure(.open(error)) }
+        guard let video = segment.streams.first(where: { $0.kind == .video }) else { return .failure(.noKeyframe(packets: segment.packets.count)) }
+        let packets = segment.packets.filter { $0.streamIndex == video.index }
+        let first = segment.timeSpan(of: .video)?.start ?? 0
+        let keyframes = packets.filter { $0.isKeyframe && $0.pts != nil }
+        let chosen: Packet?
+        if let offset {
+            chosen = keyframes.last { Double($0.pts!) * $0.timeBase.doubleValue - first <= offset + 1e-6 }
+        } else {
+            chosen = keyframes.first
+        }
+        guard let chosen else { return .failure(.noKeyframe(packets: packets.count)) }
+        var frames: [DecodedFrame] = []
+        decoder.decode(chosen, in: segment) { frames.append($0) }
+        if frames.isEmpty { decoder.finish { frames.append($0) } }
+        guard let frame = frames.first(where: { $0.pts == chosen.pts }) ?? frames.first else {
+            let damage = segment.damage.map(\.description).joined(separator: "; ")
+            return .failure(.noFrame(detail: "the keyframe at pts \(chosen.pts!) gave no picture" + (damage.isEmpty ? "" : " (\(damage))")))
+        }
+        decoder.dump(frame)
+        guard let result = capture.result else { return .failure(.noFrame(detail: "the decoded frame kept no picture")) }
+        switch result {
+        case let .success(image):
+            let seconds = Double(chosen.pts!) * chosen.timeBase.doubleValue - first
+            return .success(Grab(frame: frame, image: image, offsetSeconds: seconds))
+        case let .failure(error):
+            return .failure(.image(error))
+        }
+    }
+}
+
+/// A frame dump that keeps the one picture handed to it, in rgb24.
+private final class PictureCapture: FrameDumpSink {
+    var result: Result<RGBImage, MediaError>?
+
+    func video(_ frame: RawVideoFrame) {
+        result = Result { () throws(MediaError) in try RGBImage(frame) }
+    }
+
+    func audio(_ frame: RawAudioFrame) {}
+
+    func close() throws(DumpError) {}
+}
