@@ -7,8 +7,10 @@ struct KeyframeGrabber {
     struct Grab {
         var frame: DecodedFrame
         var image: RGBImage
-        /// The keyframe's time relative to the first video timestamp of the bytes, seconds.
-        var offsetSeconds: Double
+        /// The keyframe's presentation time, seconds of media timestamps.
+        var keyframeSeconds: Double
+        /// The earliest video presentation time of the bytes, seconds of media timestamps.
+        var firstSeconds: Double
     }
 
     /// Why nothing was grabbed.
@@ -19,9 +21,16 @@ struct KeyframeGrabber {
         case image(MediaError)
     }
 
-    /// Decodes the last video keyframe whose time (relative to the bytes' first video timestamp) is at most
-    /// `atOrBefore` seconds (the first keyframe when nil).
-    static func grab(_ bytes: [UInt8], atOrBefore offset: Double?) -> Result<Grab, Failure> {
+    /// The earliest video presentation time of a segment's bytes, seconds of media timestamps (demuxed,
+    /// not decoded); nil when it has no timed video packet.
+    static func firstVideoSeconds(_ bytes: [UInt8]) -> Result<Double?, MediaError> {
+        let decoder = RenditionDecoder(options: RenditionDecoderOptions())
+        do { return .success(try decoder.demux(bytes).timeSpan(of: .video)?.start) } catch { return .failure(error) }
+    }
+
+    /// Decodes the last video keyframe whose presentation time is at most `latest` seconds of media
+    /// timestamps (the first keyframe when nil).
+    static func grab(_ bytes: [UInt8], atOrBefore latest: Double?) -> Result<Grab, Failure> {
         var options = RenditionDecoderOptions()
         options.mode = .keyframes
         options.kinds = [.video]
@@ -32,13 +41,13 @@ struct KeyframeGrabber {
         let decoder = RenditionDecoder(options: options)
         let segment: DemuxedSegment
         do { segment = try decoder.demux(bytes) } catch { return .failure(.open(error)) }
-        guard let video = segment.streams.first(where: { $0.kind == .video }) else { return .failure(.noKeyframe(packets: segment.packets.count)) }
+        guard let video = segment.streams.first(where: { $0.kind == .video }) else { return .failure(.noKeyframe(packets: 0)) }
         let packets = segment.packets.filter { $0.streamIndex == video.index }
         let first = segment.timeSpan(of: .video)?.start ?? 0
         let keyframes = packets.filter { $0.isKeyframe && $0.pts != nil }
         let chosen: Packet?
-        if let offset {
-            chosen = keyframes.last { Double($0.pts!) * $0.timeBase.doubleValue - first <= offset + 1e-6 }
+        if let latest {
+            chosen = keyframes.last { Double($0.pts!) * $0.timeBase.doubleValue <= latest + 1e-6 }
         } else {
             chosen = keyframes.first
         }
@@ -54,8 +63,8 @@ struct KeyframeGrabber {
         guard let result = capture.result else { return .failure(.noFrame(detail: "the decoded frame kept no picture")) }
         switch result {
         case let .success(image):
-            let seconds = Double(chosen.pts!) * chosen.timeBase.doubleValue - first
-            return .success(Grab(frame: frame, image: image, offsetSeconds: seconds))
+            let seconds = Double(chosen.pts!) * chosen.timeBase.doubleValue
+            return .success(Grab(frame: frame, image: image, keyframeSeconds: seconds, firstSeconds: first))
         case let .failure(error):
             return .failure(.image(error))
         }

@@ -144,9 +144,11 @@ public struct ThumbnailMaker: Sendable {
         guard var index = IFrameTrack.span(holding: time, in: zip(starts, playlist.segments.map { max(0, $0.duration) }).map { ($0, $1) }) else {
             throw .timeOutOfRange(time: time, duration: start, url: url)
         }
-        // A segment that begins after its first keyframe's time (long GOPs) has none at or before the time:
-        // the keyframe is then the last one of an earlier segment.
-        var offset: Double? = time - starts[index]
+        // Media timestamps map onto the timeline from the first video timestamp of the first segment of the
+        // discontinuity run holding the time (as the player anchors them). A segment holding no keyframe at or
+        // before the time (long GOPs) gives way to the last keyframe of an earlier one.
+        let anchorIndex = playlist.segments[...index].lastIndex(where: \.discontinuity) ?? 0
+        var anchorSeconds: Double?
         while true {
             let segment = playlist.segments[index]
             let segmentURL: String
@@ -154,16 +156,34 @@ public struct ThumbnailMaker: Sendable {
             if segment.gap {
                 throw .undecodableMedia(url: segmentURL, byteRange: Self.rangeText(segment.byteRange), detail: "an EXT-X-GAP segment has no media")
             }
-            let fetched = try await fetch(segment, base: url)
-            switch KeyframeGrabber.grab(fetched.bytes, atOrBefore: offset ?? .infinity) {
+            if anchorSeconds == nil, index != anchorIndex {
+                let anchor = playlist.segments[anchorIndex]
+                let anchorURL: String
+                do { anchorURL = try ResourceURL.resolve(anchor.uri, against: url) } catch { throw .load(error) }
+                switch KeyframeGrabber.firstVideoSeconds(try await fetch(anchor, base: url).bytes) {
+                case let .success(first?): anchorSeconds = first
+                case .success(nil): throw .undecodableMedia(url: anchorURL, byteRange: Self.rangeText(anchor.byteRange), detail: "no timed video packet")
+                case let .failure(error): throw .undecodableMedia(url: anchorURL, byteRange: Self.rangeText(anchor.byteRange), detail: error.description)
+                }
+            }
+            let bytes = try await fetch(segment, base: url).bytes
+            if anchorSeconds == nil {
+                switch KeyframeGrabber.firstVideoSeconds(bytes) {
+                case let .success(first?): anchorSeconds = first
+                case .success(nil): throw .undecodableMedia(url: segmentURL, byteRange: Self.rangeText(segment.byteRange), detail: "no timed video packet")
+                case let .failure(error): throw .undecodableMedia(url: segmentURL, byteRange: Self.rangeText(segment.byteRange), detail: error.description)
+                }
+            }
+            let anchor = anchorSeconds!
+            switch KeyframeGrabber.grab(bytes, atOrBefore: anchor + time - starts[anchorIndex]) {
             case let .success(grab):
-                return Thumbnail(source: .segment, listURL: url, entryIndex: index, entryStart: starts[index] + grab.offsetSeconds,
+                return Thumbnail(source: .segment, listURL: url, entryIndex: index,
+                                 entryStart: starts[anchorIndex] + grab.keyframeSeconds - anchor,
                                  entryDuration: max(0, segment.duration), resourceURL: segmentURL, byteRange: segment.byteRange,
                                  rect: nil, framePTS: grab.frame.pts, timeBase: grab.frame.timeBase, pixelFormat: grab.frame.formatName,
                                  decodedWidth: grab.frame.width, decodedHeight: grab.frame.height, md5: grab.frame.md5 ?? "", image: grab.image)
-            case .failure(.noKeyframe) where index > 0:
+            case .failure(.noKeyframe) where index > anchorIndex:
                 index -= 1
-                offset = nil
             case let .failure(failure):
                 throw Self.error(failure, url: segmentURL, range: segment.byteRange)
             }
