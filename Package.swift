@@ -97,6 +97,11 @@ let package = Package(
         .testTarget(name: "PlayheadMediaTests", dependencies: ["PlayheadTestFixtures", "PlayheadMedia"], path: "Tests/PlayheadMediaTests"),
         .testTarget(name: "PlayheadLinkTests", dependencies: ["PlayheadTestFixtures", "PlayheadCore", "PlayheadMedia", "PlayheadNet"], path: "Tests/PlayheadLinkTests"),
         .testTarget(name: "PlayheadPlayerTests", dependencies: ["PlayheadTestFixtures", "PlayheadCore", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin"], path: "Tests/PlayheadPlayerTests"),
+        .testTarget(
+            name: "PlayheadThumbnailTests",
+            dependencies: ["PlayheadTestFixtures", "PlayheadCore", "PlayheadHLS", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin"],
+            path: "Tests/PlayheadThumbnailTests"
+        ),
         .testTarget(name: "PlayheadCoreTests", dependencies: ["PlayheadCore", "PlayheadHLS"], path: "Tests/PlayheadCoreTests"),
         .testTarget(name: "PlayheadLiveTests", dependencies: ["PlayheadTestFixtures", "PlayheadCore", "PlayheadHLS"], path: "Tests/PlayheadLiveTests"),
         .testTarget(name: "PlayheadAdsTests", dependencies: ["PlayheadAds"], path: "Tests/PlayheadAdsTests"),

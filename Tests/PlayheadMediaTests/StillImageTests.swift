@@ -1,0 +1,87 @@
+import Foundation
+import PlayheadMedia
+import PlayheadTestFixtures
+import Testing
+
+/// RGBImage and PNG output against the ffmpeg CLI: decoding a JPEG/PNG to rgb24, cropping, PNG round trips.
+@Suite struct StillImageTests {
+    static let sprite = Fixtures.streams.appendingPathComponent("thumbs/sprite.jpg").path
+
+    init() { MediaLog.level = .quiet }
+
+    /// The rgb24 framemd5 hash ffmpeg gives for `input` through `filters` (nil: none).
+    static func ffmpegRGBHash(_ input: String, filters: String? = nil) -> String? {
+        let arguments = ["-nostdin", "-loglevel", "error", "-i", input] + (filters.map { ["-vf", $0] } ?? []) + ["-pix_fmt", "rgb24", "-f", "framemd5", "-"]
+        let outcome = ChildProcess.runBlocking("ffmpeg", arguments)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        return ChildProcess.framemd5Hashes(outcome.stdout).first
+    }
+
+    static func spriteImage() throws -> (image: RGBImage, pixelFormat: String) {
+        try RGBImage.decoding(Array(try Data(contentsOf: URL(fileURLWithPath: sprite))))
+    }
+
+    @Test func aJPEGDecodesToTheRGB24FFmpegGives() throws {
+        let (image, format) = try Self.spriteImage()
+        #expect(image.width == 640 && image.height == 360)
+        #expect(format == "yuvj420p")
+        #expect(image.md5 == Self.ffmpegRGBHash(Self.sprite))
+    }
+
+    /// Tiles of the sprite sheet and odd rectangles: the crop of our rgb24 is ffmpeg's crop of its rgb24,
+    /// and a tile (even offsets) is also ffmpeg's crop of the JPEG's own picture.
+    @Test(arguments: [(0, 0, 160, 90), (480, 270, 160, 90), (160, 90, 160, 90), (161, 91, 33, 17), (639, 359, 1, 1)])
+    func aCropEqualsFFmpegsCrop(rect: (Int, Int, Int, Int)) throws {
+        let (x, y, w, h) = rect
+        let crop = try Self.spriteImage().image.cropped(x: x, y: y, width: w, height: h)
+        #expect(crop.width == w && crop.height == h && crop.pixels.count == w * h * 3)
+        #expect(crop.md5 == Self.ffmpegRGBHash(Self.sprite, filters: "format=rgb24,crop=\(w):\(h):\(x):\(y)"))
+        if x % 2 == 0, y % 2 == 0, w % 2 == 0, h % 2 == 0 {
+            #expect(crop.md5 == Self.ffmpegRGBHash(Self.sprite, filters: "crop=\(w):\(h):\(x):\(y)"))
+        }
+    }
+
+    @Test func aRectangleOutsideThePictureIsRefused() throws {
+        let image = try Self.spriteImage().image
+        for (x, y, w, h) in [(600, 0, 160, 90), (0, 300, 160, 90), (0, 0, 0, 90), (-1, 0, 10, 10)] {
+            #expect(throws: MediaError.self) { try image.cropped(x: x, y: y, width: w, height: h) }
+        }
+    }
+
+    /// Encode to PNG, decode with ffmpeg: the same rgb24 picture; and with our own decoder too.
+    @Test func aPNGRoundTripKeepsEveryPixel() throws {
+        let folder = NSTemporaryDirectory() + "playhead-png-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let full = try Self.spriteImage().image
+        for (name, image) in [("full", full), ("tile", try full.cropped(x: 161, y: 91, width: 33, height: 17))] {
+            let png = try image.pngData()
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+            let path = "\(folder)/\(name).png"
+            try Data(png).write(to: URL(fileURLWithPath: path))
+            #expect(Self.ffmpegRGBHash(path) == image.md5, "\(name)")
+            let again = try RGBImage.decoding(png)
+            #expect(again.image == image)
+            #expect(again.pixelFormat == "rgb24")
+        }
+    }
+
+    @Test func scaledSizesKeepTheAspectWithEvenSides() throws {
+        #expect(RGBImage.scaledSize(width: 160, height: 90, toWidth: 80) == (80, 46))
+        #expect(RGBImage.scaledSize(width: 416, height: 234, toWidth: 200) == (200, 112))
+        #expect(RGBImage.scaledSize(width: 640, height: 360, toWidth: 101) == (100, 56))
+        #expect(RGBImage.scaledSize(width: 640, height: 360, toWidth: 1) == (2, 2))
+        let scaled = try Self.spriteImage().image.scaled(toWidth: 320)
+        #expect(scaled.width == 320 && scaled.height == 180 && scaled.pixels.count == 320 * 180 * 3)
+    }
+
+    @Test func bytesThatAreNoImageAreRefusedWithWhatTheyAre() {
+        #expect {
+            _ = try RGBImage.decoding(Array("<html>not found</html>".utf8))
+        } throws: { error in
+            (error as? MediaError)?.description.contains("not a JPEG, PNG or WebP") == true
+        }
+        #expect(throws: MediaError.self) { _ = try RGBImage.decoding([0xFF, 0xD8, 0xFF] + [UInt8](repeating: 0, count: 64)) }
+        #expect(throws: MediaError.self) { _ = try RGBImage(width: 2, height: 2, pixels: [0, 0, 0]) }
+    }
+}

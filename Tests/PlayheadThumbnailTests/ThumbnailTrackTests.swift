@@ -1,0 +1,48 @@
+import PlayheadCore
+import Testing
+
+/// WebVTT thumbnail tracks parsed: cue payloads as image URLs, #xywh= fragments, the lines of bad cues.
+@Suite struct ThumbnailTrackTests {
+    @Test func xywhValuesParseOrSayWhy() throws {
+        #expect(try ThumbnailRect.parse("160,90,160,90").get() == ThumbnailRect(x: 160, y: 90, width: 160, height: 90))
+        #expect(try ThumbnailRect.parse("pixel:0,0,8,6").get() == ThumbnailRect(x: 0, y: 0, width: 8, height: 6))
+        for bad in ["0,0,160", "percent:0,0,50,50", "0,0,-1,5", "a,b,c,d", "0,0,0,5", "0,0,1,2,3", ""] {
+            #expect((try? ThumbnailRect.parse(bad).get()) == nil, "\(bad)")
+        }
+    }
+
+    @Test func cuesResolveTheirImagesAndKeepTheirLines() throws {
+        let text = """
+            WEBVTT
+
+            00:00.000 --> 00:02.000
+            sheet.jpg#xywh=0,0,160,90
+
+            00:02.000 --> 00:04.000
+            https://cdn.example/x/sheet2.jpg#xywh=pixel:160,0,160,90
+
+            00:04.000 --> 00:06.000
+            ../one.png
+
+            00:06.000 --> 00:08.000
+            sheet.jpg#xywh=1,2
+
+            00:08.000 --> 00:10.000
+            not an image
+            """
+        let track = try ThumbnailTrack(bytes: Array(text.utf8), url: "http://h/t/thumbs.vtt")
+        #expect(track.cues.map(\.imageURL) == ["http://h/t/sheet.jpg", "https://cdn.example/x/sheet2.jpg", "http://h/one.png", "http://h/t/sheet.jpg", ""])
+        #expect(track.cues.map(\.rect) == [ThumbnailRect(x: 0, y: 0, width: 160, height: 90), ThumbnailRect(x: 160, y: 0, width: 160, height: 90), nil, nil, nil])
+        #expect(track.cues.map(\.line) == [4, 7, 10, 13, 16])
+        #expect(track.cues.map { $0.problem == nil } == [true, true, true, false, false])
+        #expect(track.cue(at: 2)?.index == 1)
+        #expect(track.cue(at: 10)?.index == 4)
+        #expect(track.cue(at: 10.5) == nil)
+        #expect(track.covered == 0...10)
+    }
+
+    @Test func aRemoteTrackMayNotNameLocalFiles() throws {
+        let track = try ThumbnailTrack(bytes: Array("WEBVTT\n\n00:00.000 --> 00:02.000\nfile:///etc/passwd\n".utf8), url: "http://h/t.vtt")
+        #expect(track.cues.first?.problem?.contains("may not read local files") == true)
+    }
+}
