@@ -89,6 +89,9 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Write presented frames as Y4M video (video.y4m; after a switch to another picture size, video.1.y4m, …) and WAV audio (audio.wav) into DIR.")
     var dump: String?
 
+    @Flag(help: "With --dump, write each presented picture as a PNG file (DIR/frames/000001.png, …, rgb24) instead of video.y4m.")
+    var dumpPng = false
+
     @Option(help: "Write framemd5 lines of presented video frames to FILE, or -.")
     var framemd5: String?
 
@@ -206,6 +209,7 @@ struct Play: AsyncParsableCommand {
         if ssai.isOn, let option = adMap != nil ? "--ad-map" : adDomain != nil ? "--ad-domain" : nil {
             throw ValidationError("\(option) inserts ads at the cues that --ssai tracks as ads already in the stream; give one or the other")
         }
+        if dumpPng, dump == nil { throw ValidationError("--dump-png needs --dump DIR") }
         if dump != nil, mode == .demux { throw ValidationError("--dump writes decoded frames: not with --mode demux") }
         let toStandardOutput = [("--events", events), ("--framemd5", framemd5), ("--report", report)].filter { $0.1 == "-" }.map(\.0)
         if toStandardOutput.count > 1 {
@@ -386,7 +390,7 @@ struct Play: AsyncParsableCommand {
 
         let dumpSink: DirectoryDump?
         if let dump {
-            do { dumpSink = try DirectoryDump(directory: dump) } catch {
+            do { dumpSink = try DirectoryDump(directory: dump, pictures: dumpPng ? .png : .y4m) } catch {
                 printError("cannot write dumps into \(dump): \(error)")
                 throw ExitCode(2)
             }

@@ -8,15 +8,28 @@ import Darwin
 /// `DIR/audio.wav` (``WAVWriter``). Each file is created with its first frame, so an audio-only stream
 /// leaves no `video.y4m`. A Y4M file holds one picture size and format: when they change (an ABR switch
 /// to another rendition), the pictures from there go on in `video.1.y4m`, then `video.2.y4m`, and so
-/// on. Not thread-safe: use on the decoding task.
+/// on. With ``PictureFormat/png``, each picture is a PNG file of its own instead (`DIR/frames/000001.png`,
+/// …, rgb24, any size). Not thread-safe: use on the decoding task.
 public final class DirectoryDump: FrameDumpSink {
     /// Name of the video file inside the folder: `video.y4m`.
     public static let videoFileName = "video.y4m"
     /// Name of the audio file inside the folder: `audio.wav`.
     public static let audioFileName = "audio.wav"
 
+    /// How pictures are written.
+    public enum PictureFormat: String, Sendable {
+        /// One Y4M file of every picture (a new one at each change of size or format).
+        case y4m
+        /// One PNG file a picture, numbered from 1 in `frames/`.
+        case png
+    }
+
     /// The folder written into.
     public let directory: String
+    /// How pictures are written.
+    public let pictureFormat: PictureFormat
+    /// PNG pictures written so far.
+    public private(set) var pngCount = 0
     private var videoWriter: Y4MWriter?
     private var videoShape: (width: Int, height: Int, format: String)?
     private var audioWriter: WAVWriter?
@@ -26,9 +39,20 @@ public final class DirectoryDump: FrameDumpSink {
 
     /// Creates the folder (and its parents) if needed.
     /// - Throws: ``DumpError/cannotOpen(path:reason:)`` naming the folder.
-    public init(directory: String) throws(DumpError) {
+    public init(directory: String, pictures: PictureFormat = .y4m) throws(DumpError) {
         self.directory = directory
+        self.pictureFormat = pictures
         try Self.makeFolder(directory)
+        if pictures == .png { try Self.makeFolder(framesDirectory) }
+    }
+
+    /// Where PNG pictures go: `DIR/frames`.
+    public var framesDirectory: String { directory + "/frames" }
+
+    /// The path of the `number`th PNG picture (from 1): `DIR/frames/000001.png`.
+    public func pngPath(_ number: Int) -> String {
+        let digits = String(number)
+        return framesDirectory + "/" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits + ".png"
     }
 
     /// Where pictures go.
@@ -39,6 +63,10 @@ public final class DirectoryDump: FrameDumpSink {
     /// Appends a picture to `video.y4m`, creating it with the first one; a picture of another size or
     /// format than the file's closes it and starts the next file.
     public func video(_ frame: RawVideoFrame) {
+        if pictureFormat == .png {
+            writePNG(frame)
+            return
+        }
         if let shape = videoShape, shape != (frame.width, frame.height, frame.pixelFormatName), let writer = videoWriter {
             do { try writer.close() } catch { failure = failure ?? error }
             videoWriter = nil
@@ -52,6 +80,21 @@ public final class DirectoryDump: FrameDumpSink {
             } catch { failure = error }
         }
         videoWriter?.video(frame)
+    }
+
+    private func writePNG(_ frame: RawVideoFrame) {
+        guard failure == nil else { return }
+        let path = pngPath(pngCount + 1)
+        do throws(DumpError) {
+            let png: [UInt8]
+            do { png = try RGBImage(frame).pngData() } catch { throw .writeFailed(path: path, reason: error.description) }
+            let file = try DumpFile(path: path)
+            try file.write(png)
+            try file.close()
+            pngCount += 1
+        } catch {
+            failure = error
+        }
     }
 
     /// Appends sound to `audio.wav`, creating it with the first frame.
