@@ -6,7 +6,8 @@ public struct APIError: Error, Sendable, Equatable {
     /// The HTTP status code.
     public var status: Int
     /// A stable machine-readable code (`malformedJSON`, `unknownField`, `invalidField`,
-    /// `missingField`, `notFound`, `unauthorized`, `bodyTooLarge`, `malformedBody`, `tooManySessions`, `conflict`, `shuttingDown`, `methodNotAllowed`).
+    /// `missingField`, `notFound`, `unauthorized`, `bodyTooLarge`, `malformedBody`, `tooManySessions`, `conflict`, `shuttingDown`, `methodNotAllowed`,
+    /// `thumbnailUnavailable`, `upstreamFailed`).
     public var code: String
     /// The field at fault, as a dotted path (`url`, `abr.variant`), when one is.
     public var field: String?

@@ -3,7 +3,7 @@ import Hummingbird
 import PlayheadCore
 import PlayheadReport
 
-/// The HTTP API (see `docs/openapi.yaml`): sessions, commands, events, reports, metrics, health.
+/// The HTTP API (see `docs/openapi.yaml`): sessions, commands, events, reports, thumbnails, metrics, health.
 public enum APIRoutes {
     /// Every route's method and path template, for 405 answers (kept beside the handlers below).
     static let routes: [(method: HTTPRequest.Method, template: String)] = [
@@ -12,7 +12,7 @@ public enum APIRoutes {
         (.post, "/v1/sessions/:id/play"), (.post, "/v1/sessions/:id/pause"), (.post, "/v1/sessions/:id/stop"),
         (.post, "/v1/sessions/:id/click"), (.post, "/v1/sessions/:id/skip-ad"),
         (.post, "/v1/sessions/:id/seek"), (.get, "/v1/sessions/:id/events"), (.get, "/v1/sessions/:id/report"),
-        (.get, "/v1/sessions/:id/report.html"),
+        (.get, "/v1/sessions/:id/report.html"), (.get, "/v1/sessions/:id/thumbnail"),
     ]
 
     /// The API's responder: the router, with HEAD answered as GET without the body.
@@ -123,6 +123,12 @@ public enum APIRoutes {
                                               contentType: "text/html; charset=utf-8")
                 if partial { response.headers[HTTPFields.Element.Name("X-Playhead-Partial")!] = "true" }
                 return response
+            }
+        }
+        router.get("/v1/sessions/:id/thumbnail") { request, context in
+            await HTTPReply.guarded {
+                try await ThumbnailRoute.response(manager: manager, id: try context.parameters.require("id"),
+                                                  query: { request.uri.queryParameters.get($0) })
             }
         }
         return router
