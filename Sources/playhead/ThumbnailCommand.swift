@@ -95,14 +95,14 @@ struct ThumbnailCommand: AsyncParsableCommand {
             printError(error.description)
             throw ExitCode(1)
         }
+        // The file first: a run that cannot write it describes nothing.
+        if let out, !toStandardOutput, !FileManager.default.createFile(atPath: out, contents: Data(png)) {
+            printError("cannot write \(out): \(String(cString: strerror(errno)))")
+            throw ExitCode(2)
+        }
         report(Self.describe(thumbnail, time: time!))
         if let out {
-            if toStandardOutput {
-                FileHandle.standardOutput.write(Data(png))
-            } else if !FileManager.default.createFile(atPath: out, contents: Data(png)) {
-                printError("cannot write \(out): \(String(cString: strerror(errno)))")
-                throw ExitCode(2)
-            }
+            if toStandardOutput { FileHandle.standardOutput.write(Data(png)) }
             report("png: \(toStandardOutput ? "standard output" : out), \(thumbnail.image.width)x\(thumbnail.image.height), \(png.count) bytes")
         } else if width != nil {
             report("image: \(thumbnail.image.width)x\(thumbnail.image.height) (not written: no --out)")

@@ -94,4 +94,12 @@ import Testing
         #expect(out.stderr.contains(message), "\(out.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/t.png"))
     }
+
+    /// An output that cannot be written: exit 2 naming it, and no description of a thumbnail that went nowhere.
+    @Test func anUnwritableOutputExitsWith2() async throws {
+        let out = await CLI.run(CLI.playhead, ["thumbnail", CLI.streams + "/thumbs/master.m3u8", "--time", "3", "--out", "/nonexistent-playhead/t.png"])
+        #expect(out.status == 2)
+        #expect(out.stderr.contains("cannot write /nonexistent-playhead/t.png"))
+        #expect(out.stdout.isEmpty)
+    }
 }
