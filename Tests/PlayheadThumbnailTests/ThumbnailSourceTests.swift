@@ -71,7 +71,7 @@ import Testing
         let whole = try await Self.make(server.url("/thumbs/master.m3u8"), at: 7)
         #expect(whole.md5 == ranged.md5)
         #expect(whole.image == ranged.image)
-        #expect(whole.byteRange == ByteRange(length: 7896, offset: 123516))
+        #expect(whole.byteRange == ranged.byteRange && whole.byteRange != nil)
         let last = try #require(server.requestLog.last { $0.path == "/ts/v0/seg001.ts" })
         #expect(last.status == 200 && last.rangeHeader != nil)
     }
