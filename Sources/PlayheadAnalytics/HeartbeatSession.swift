@@ -58,6 +58,9 @@ public struct HeartbeatSession: Sendable {
     /// Session time at which `ad`'s offset was known (the ad playhead moves on from there while playing).
     private var adOffsetAt = 0.0
     private var adBreakContentSeconds = 0.0
+    /// Server-side ad avails announced (`adCueTimelineAdded`): start on the stream's timeline and length.
+    /// Their seconds are ads, not main content: the content playhead leaves them out.
+    private var ssaiAvails: [String: (start: Double, duration: Double)] = [:]
     private var chapter: Int?
     private var bitrate: Int?
     private var videoURL = ""
@@ -128,7 +131,7 @@ public struct HeartbeatSession: Sendable {
         case let .seekCompleted(at):
             seeking = false
             track("trackSeekComplete", "seek_complete", now, info,
-                  playheadOverride: timeline.contentSecondsCountingBlackouts(atVirtual: at) ?? timeline.localSeconds(atVirtual: at))
+                  playheadOverride: mainSeconds(atVirtual: at) ?? timeline.localSeconds(atVirtual: at))
             moveContent(toVirtual: at, now, info)
         case .bufferingStarted:
             guard phase == .playing else { break }
@@ -180,6 +183,8 @@ public struct HeartbeatSession: Sendable {
                   extra: [HeartbeatParameter("s:event:error_id", "\(notification.code.code) \(notification.code.name)")])
             phase = .ended
             nextHeartbeat = nil
+        case let .custom(name, payload) where payload["ssai"] == "1":
+            handleSSAI(name, payload, now, info)
         case .playCompleted:
             // The content ended inside a chapter: it played as far as it could.
             if chapter != nil {
@@ -253,12 +258,12 @@ public struct HeartbeatSession: Sendable {
         guard phase == .playing, ad == nil, now > virtualAt else { return }
         let position = virtualSeconds + (now - virtualAt) * info.rate
         // A blackout is main content for heartbeats: its alternate replaces the content second for second.
-        if let content = timeline.contentSecondsCountingBlackouts(atVirtual: position) { contentSeconds = content }
+        if let content = mainSeconds(atVirtual: position) { contentSeconds = content }
     }
 
     /// Keeps the extrapolated position as known at `now` (the clock stops: a pause, a stall).
     private mutating func freeze(_ now: Double) {
-        if phase != .ended, now > virtualAt, ad == nil { virtualSeconds = timeline.virtualSecondsCountingBlackouts(forContent: contentSeconds) }
+        if phase != .ended, now > virtualAt, ad == nil { virtualSeconds = virtualSeconds(forMain: contentSeconds) }
         virtualAt = now
         // Inside an ad: its playhead stops where it got to (it moved on since its last adProgress).
         if var current = ad {
@@ -278,9 +283,62 @@ public struct HeartbeatSession: Sendable {
     private mutating func moveContent(toVirtual seconds: Double, _ now: Double, _ info: HeartbeatPlayerInfo) {
         virtualSeconds = seconds
         virtualAt = now
-        if let content = timeline.contentSecondsCountingBlackouts(atVirtual: seconds) {
+        if let content = mainSeconds(atVirtual: seconds) {
             contentSeconds = content
             if ad == nil, firstPlayDone { updateChapter(now, info) }
+        }
+    }
+
+    /// The main content's playhead at playback-timeline position `seconds`: client-side breaks left out, a
+    /// blackout counted as content, and server-side ads (stitched into the stream) left out too.
+    private func mainSeconds(atVirtual seconds: Double) -> Double? {
+        guard let stream = timeline.contentSecondsCountingBlackouts(atVirtual: seconds) else { return nil }
+        return stream - ssaiAvails.values.reduce(0) { $0 + min(max(0, stream - $1.start), $1.duration) }
+    }
+
+    /// The playback-timeline position where main content time `main` plays (before any avail that starts there).
+    private func virtualSeconds(forMain main: Double) -> Double {
+        var stream = main
+        for avail in ssaiAvails.values.sorted(by: { $0.start < $1.start }) where avail.start < stream - 1e-9 { stream += avail.duration }
+        return timeline.virtualSecondsCountingBlackouts(forContent: stream)
+    }
+
+    /// A server-side ad event (``SSAIEvent``'s payload): the avail and ad calls, as a client-side ad's.
+    private mutating func handleSSAI(_ name: String, _ payload: [String: String], _ now: Double, _ info: HeartbeatPlayerInfo) {
+        func number(_ key: String) -> Double? { payload[key].flatMap(Double.init) }
+        let availId = payload["availId"] ?? ""
+        switch name {
+        case "adCueTimelineAdded":
+            if let start = number("contentSeconds"), let duration = number("durationSeconds") { ssaiAvails[availId] = (start, duration) }
+        case "adCueTimelineStart":
+            adBreakContentSeconds = contentSeconds
+        case "adStarted", "adFirstQuartile", "adMidpoint", "adThirdQuartile", "adRemainingTime", "adComplete", "adSkipped":
+            guard let adId = payload["adId"], let offset = number("offsetSeconds") else { return }
+            let adInfo = AdEventInfo(breakId: availId, breakIndex: 0, adId: adId, adIndex: max(0, Int(number("adNumber") ?? 1) - 1), url: "",
+                                     durationSeconds: number("durationSeconds") ?? offset + (number("remainingSeconds") ?? 0),
+                                     offsetSeconds: offset, pts: number("contentSeconds") ?? 0)
+            switch name {
+            case "adStarted":
+                ad = adInfo
+                adOffsetAt = now
+                track("trackAdStart", "ad_start", now, info)
+            case "adComplete", "adSkipped":
+                guard ad?.adId == adId, ad?.breakId == availId else { return }
+                ad = adInfo
+                adOffsetAt = now
+                track("trackAdComplete", "ad_complete", now, info)
+                ad = nil
+            default:
+                if ad?.adId == adId, ad?.breakId == availId {
+                    ad = adInfo
+                    adOffsetAt = now
+                }
+            }
+        case "adCueTimelineEnd":
+            // Left by a seek: no complete (the guide's exception); the ad is over all the same.
+            ad = nil
+        default:
+            break
         }
     }
 

@@ -19,7 +19,7 @@ import Testing
 
     /// Plays `url` in demux mode with a heartbeat tracker attached (as `playhead play` wires it).
     func play(_ url: String, collector: AdServer, client: HTTPClient, link: SimulatedLink, ads: AdMap? = nil,
-              scheduled: [ScheduledCommand] = [], quiet: Bool = false) async -> Session {
+              scheduled: [ScheduledCommand] = [], quiet: Bool = false, ssai: Bool = false) async -> Session {
         MediaLog.level = .quiet
         var configuration = PlayerConfiguration()
         configuration.mode = .demux
@@ -28,6 +28,7 @@ import Testing
             factory.register(resolver: AdMapResolver(map: ads))
             configuration.ads = AdSettings(factory: factory)
         }
+        if ssai { configuration.ssai = SSAISettings() }
         let player = MediaPlayer(url: url, configuration: configuration, driver: VirtualTimeDriver(),
                                  network: SimulatedNetwork(client: client, link: link), scheduled: scheduled)
         let lines = LockedLines()
@@ -161,5 +162,26 @@ import Testing
         // 30 s of content from about 0.7 s: heartbeats at about 10.7 and 20.7 s (and 30.7 s, when the end comes later).
         #expect([2, 3].contains(session.records.filter { $0.call == "heartbeat" }.count), "\(session.records.map(\.call))")
         #expect(session.records.map(\.call).suffix(2) == ["trackComplete", "trackVideoUnload"])
+    }
+
+    /// Server-side ads are ads to the heartbeats: trackAdStart and trackAdComplete at each stitched ad, the ad's
+    /// playhead inside it, and the main content's playhead leaves the avail's 10 s out.
+    @Test func stitchedAdsAreAdsAndTheContentPlayheadLeavesThemOut() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        let session = await play(origin.url("/ssai/index.m3u8"), collector: server, client: client,
+                                 link: SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [50, 50])),
+                                 quiet: true, ssai: true)
+        #expect(session.report.finalStatus == .completed)
+        let ads = session.records.filter { $0.call.hasPrefix("trackAd") }
+        #expect(ads.map(\.call) == ["trackAdStart", "trackAdComplete", "trackAdStart", "trackAdComplete"])
+        #expect(ads.map(\.assetType).allSatisfy { $0 == "ad" })
+        #expect(ads.map { ($0.playheadSeconds * 1000).rounded() / 1000 } == [0, 6, 0, 4])
+        // 40 s of stream, 10 s of it stitched ads: the content ends at 30 s.
+        #expect(session.records.first { $0.call == "trackComplete" }?.playheadSeconds == 30)
+        let inside = session.records.filter { $0.call == "heartbeat" && $0.assetType == "ad" }
+        #expect(!inside.isEmpty && inside.allSatisfy { $0.playheadSeconds <= 6 + 1e-6 })
     }
 }

@@ -47,8 +47,9 @@ public struct SSAIAdTracker: Sendable {
         avails = new.sorted { $0.startSeconds < $1.startSeconds }
         var events: [SSAIEvent] = []
         for avail in avails where announced.insert(avail.id).inserted {
-            events.append(SSAIEvent(name: "adCueTimelineAdded", availId: avail.id, adsInAvail: avail.ads.count,
-                                    contentSeconds: avail.startSeconds))
+            var added = SSAIEvent(name: "adCueTimelineAdded", availId: avail.id, adsInAvail: avail.ads.count, contentSeconds: avail.startSeconds)
+            added.durationSeconds = avail.durationSeconds
+            events.append(added)
         }
         return events
     }
@@ -199,8 +200,10 @@ public struct SSAIAdTracker: Sendable {
         // Microseconds: differences of frame times carry float noise (3.5e-15 for 0).
         func rounded(_ value: Double) -> Double { (value * 1e6).rounded() / 1e6 }
         let offset = rounded(min(max(0, seconds - ad.startSeconds), ad.durationSeconds))
-        return SSAIEvent(name: name, availId: avail.id, adId: ad.id, adNumber: index + 1, adsInAvail: avail.ads.count,
-                         adTitle: ad.title, contentSeconds: seconds, offsetSeconds: offset,
-                         remainingSeconds: rounded(max(0, ad.endSeconds - seconds)), beaconEvent: beacon, beaconURLs: urls)
+        var event = SSAIEvent(name: name, availId: avail.id, adId: ad.id, adNumber: index + 1, adsInAvail: avail.ads.count,
+                              adTitle: ad.title, contentSeconds: seconds, offsetSeconds: offset,
+                              remainingSeconds: rounded(max(0, ad.endSeconds - seconds)), beaconEvent: beacon, beaconURLs: urls)
+        event.durationSeconds = ad.durationSeconds
+        return event
     }
 }

@@ -20,6 +20,8 @@ public struct SSAIEvent: Sendable, Equatable, Codable {
     public var contentSeconds: Double
     /// Seconds into the ad at that frame.
     public var offsetSeconds: Double?
+    /// The ad's duration (ad events), or the avail's (`adCueTimelineAdded`, when known), seconds.
+    public var durationSeconds: Double?
     /// Seconds left in the ad at that frame (the ad's end minus the playhead).
     public var remainingSeconds: Double?
     /// The tracking event whose URLs fire (`impression`, `start`, quartiles, `complete`, `skip`,
@@ -64,6 +66,7 @@ public struct SSAIEvent: Sendable, Equatable, Codable {
         payload["adTitle"] = adTitle
         payload["offsetSeconds"] = offsetSeconds.map { String(format: "%.6g", $0) }
         payload["remainingSeconds"] = remainingSeconds.map { String(format: "%.6g", $0) }
+        payload["durationSeconds"] = durationSeconds.map { String(format: "%.6g", $0) }
         payload["beaconEvent"] = beaconEvent
         if !beaconURLs.isEmpty { payload["beaconUrls"] = beaconURLs.joined(separator: "\n") }
         if beaconEvents.count == beaconURLs.count, !beaconEvents.isEmpty { payload["beaconEvents"] = beaconEvents.joined(separator: "\n") }
