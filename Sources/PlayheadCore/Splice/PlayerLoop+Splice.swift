@@ -17,7 +17,11 @@ extension MediaPlayer {
     /// The viewer clicked: `adClicked` for the ad presenting now, with its click-through URL.
     func clickAd(now: Double) {
         guard let last = state.lastPresented[masterKind], case let .ad(breakId, adIndex) = last.source,
-              let info = adInfo(breakId: breakId, adIndex: adIndex, offset: last.stamp.sourceSeconds, pts: last.stamp.ptsSeconds) else { return }
+              let info = adInfo(breakId: breakId, adIndex: adIndex, offset: last.stamp.sourceSeconds, pts: last.stamp.ptsSeconds) else {
+            // Nothing to click: said, so that a scripted click that missed its ad leaves a trace.
+            bus.post(.custom(name: "adClickIgnored", payload: ["reason": "no ad is playing", "position": String(format: "%.6g", state.position(at: now))]))
+            return
+        }
         bus.post(.adClicked(info, clickThrough: state.timeline.breaks[info.breakIndex].ads[adIndex].clickThrough))
     }
 
