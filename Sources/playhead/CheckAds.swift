@@ -34,6 +34,12 @@ struct CheckAds: AsyncParsableCommand {
     @Option(name: .customLong("blackout-alternate"), help: "The alternate content of those blackouts (URL or path, relative to the item's URL).")
     var blackoutAlternate: String?
 
+    @Flag(name: .customLong("ssai"), help: "Check the server-side ads stitched into the stream instead (as play --ssai): each adStarted and adCueTimelineEnd must come at the first frame at or after its time, FFmpeg's frame there (one variant, the first, throughout).")
+    var ssai = false
+
+    @Option(name: .customLong("ssai-tracking"), help: "With --ssai: the client-side tracking document (URL or path, relative to the item). Implies --ssai.")
+    var ssaiTracking: String?
+
     @Flag(help: "Play as live (a window growing with session time): ads replace content.")
     var live = false
 
@@ -59,6 +65,14 @@ struct CheckAds: AsyncParsableCommand {
         if (blackoutTag == nil) != (blackoutAlternate == nil) {
             printError("--blackout-tag and --blackout-alternate go together")
             throw ExitCode(2)
+        }
+        if ssai || ssaiTracking != nil {
+            if adMap != nil || blackoutTag != nil || live {
+                printError("--ssai checks the ads already in the stream: not with --ad-map, --blackout-tag or --live")
+                throw ExitCode(2)
+            }
+            try await runSSAI()
+            return
         }
         if adMap == nil, blackoutTag == nil {
             printError("give --ad-map FILE (the ads to splice) or --blackout-tag and --blackout-alternate (the blackouts to check), or both")
@@ -121,6 +135,53 @@ struct CheckAds: AsyncParsableCommand {
             throw ExitCode(1)
         }
         if !result.allExact { throw ExitCode(3) }
+    }
+
+    /// `--ssai`: the stitched ads' boundaries.
+    func runSSAI() async throws {
+        var url = ResourceURL.fromArgument(source)
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        var tracking = ssaiTracking.map { argumentURL($0, against: url) }
+        let result: AdBoundaryChecker.SSAIResult
+        do {
+            let entry = try await SSAIEntry.resolve(url, client: client)
+            url = entry.playlistURL
+            tracking = tracking ?? entry.trackingURL
+            result = try await AdBoundaryChecker(client: client).checkSSAI(url: url, trackingURL: tracking, megabitsPerSecond: bandwidth)
+        } catch {
+            printError("check-ads: \(error)")
+            throw ExitCode(1)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let body: [String: AnyEncodable] = ["boundaries": AnyEncodable(result.boundaries), "ssai": AnyEncodable(result.report.ssai),
+                                                "allExact": AnyEncodable(result.allExact)]
+            FileHandle.standardOutput.write(try encoder.encode(body) + Data("\n".utf8))
+        } else {
+            print(Self.ssaiTable(result.boundaries))
+        }
+        if let failure = result.report.ssai?.trackingFailures.first { printError("check-ads: the tracking document was not used: \(failure)") }
+        if result.boundaries.isEmpty {
+            printError("check-ads: no server-side ad was found (no cue markers in the playlist\(tracking == nil ? "; give --ssai-tracking for a tracking document" : ", none in the tracking document"))")
+            throw ExitCode(1)
+        }
+        if !result.allExact { throw ExitCode(3) }
+    }
+
+    /// The SSAI verdicts, a line or two each.
+    static func ssaiTable(_ verdicts: [SSAIBoundaryVerdict]) -> String {
+        func f(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "–" }
+        var lines: [String] = []
+        for v in verdicts {
+            let what = v.adId.map { "ad \($0) starts" } ?? "avail \(v.availId) ends"
+            lines.append("\(what) at \(f(v.boundarySeconds)) s\(v.onSegmentStart ? "" : " (inside a segment)") — \(v.exact ? "EXACT" : "NOT EXACT")")
+            let hashes = v.actualMD5 == nil && v.expectedMD5 == nil ? "none" : (v.actualMD5 == v.expectedMD5 ? "equal" : "DIFFERENT")
+            lines.append("  event at \(f(v.actualSeconds)) s, FFmpeg's frame at \(f(v.expectedSeconds)) s\(v.expectedIsKeyframe == true ? " (keyframe)" : ""), hash \(hashes), error \(v.errorFrames.map(String.init) ?? "–") frames")
+            for problem in v.problems { lines.append("  problem: \(problem)") }
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// The human-readable report: one block per break.

@@ -216,3 +216,28 @@ import Testing
         await #expect(throws: SSAIError.self) { try await SSAIEntry.resolve(server.url("/resolver/json"), client: client) }
     }
 }
+
+/// `check-ads --ssai`'s checker: each stitched ad's start and each avail's end against FFmpeg's frames.
+@Suite struct SSAIBoundaryCheckTests {
+    @Test func theStitchedBoundariesAreExactAndADocumentOutOfStepWithTheMediaIsNot() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        MediaLog.level = .quiet
+        let checker = AdBoundaryChecker(client: client)
+        let markers = try await checker.checkSSAI(url: origin.url("/ssai/master.m3u8"), trackingURL: nil)
+        #expect(markers.boundaries.map(\.kind) == ["adStart", "adStart", "availEnd"])
+        #expect(markers.allExact, "\(markers.boundaries.flatMap(\.problems))")
+        #expect(markers.boundaries.map(\.boundarySeconds) == [10, 16, 20] && markers.boundaries.allSatisfy { $0.expectedIsKeyframe == true })
+        // The document says the second ad starts at 16.5 s; the media changes at 16 s.
+        server.register(#"{"avails": [{"availId": "b", "startTimeInSeconds": 10, "durationInSeconds": 10, "ads": [{"adId": "a1", "startTimeInSeconds": 10, "durationInSeconds": 6.5}, {"adId": "a2", "startTimeInSeconds": 16.5, "durationInSeconds": 3.5}]}]}"#,
+                        at: "/late.json", contentType: "application/json")
+        let late = try await checker.checkSSAI(url: origin.url("/ssai/index.m3u8"), trackingURL: server.url("/late.json"))
+        #expect(!late.allExact)
+        let a2 = try #require(late.boundaries.first { $0.adId == "a2" })
+        #expect(!a2.exact && !a2.onSegmentStart)
+        #expect(a2.problems == ["ad a2 at 16.500 s is inside a segment: the stitched media does not change there"])
+        #expect(late.boundaries.filter(\.exact).count == 2, "a1's start and the avail's end are right")
+    }
+}

@@ -32,6 +32,22 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("--bandwidth must be a positive number of Mbit/s, got 0.0"), "\(bad.stderr)")
     }
 
+    /// `--ssai`: the stitched stream's ad starts and avail end, exact; a stream without markers is exit 1; mixed with
+    /// --ad-map is a usage error.
+    @Test func theSSAIBoundariesOfTheStitchedStream() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let outcome = await CLI.run(CLI.playhead, ["check-ads", server.url("/ssai/index.m3u8"), "--ssai"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasSuffix("— EXACT") }.count == 3, "\(outcome.stdout)")
+        #expect(lines.contains("avail EXT-X-CUE-OUT@5 ends at 20.000 s — EXACT"))
+        let none = await CLI.run(CLI.playhead, ["check-ads", server.url("/ts/v0/index.m3u8"), "--ssai"])
+        #expect(none.status == 1 && none.stderr.contains("no server-side ad was found"), "\(none.stderr)")
+        let mixed = await CLI.run(CLI.playhead, ["check-ads", server.url("/ssai/index.m3u8"), "--ssai", "--ad-map", CLI.streams + "/cues/admap.json"])
+        #expect(mixed.status == 2)
+    }
+
     @Test func noBreakPlayedIsExitOne() async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }

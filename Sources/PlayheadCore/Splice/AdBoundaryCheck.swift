@@ -165,7 +165,7 @@ public struct AdBoundaryChecker: Sendable {
     /// Decodes a rendition alone, placing its frames on its own content time line the way the player
     /// does: the first PTS of each discontinuity sequence pinned to its segment's start, the decoders
     /// drained at each discontinuity.
-    private func referenceFrames(_ mediaURL: String) async throws -> [ReferenceFrame] {
+    func referenceFrames(_ mediaURL: String) async throws -> [ReferenceFrame] {
         let response = try await client.get(mediaURL)
         // The multivariant playlist that led here is not at hand: an IMPORT keeps its reference (warned).
         guard case let .media(playlist) = try Playlist.parse(data: response.body, sources: VariableSources(playlistURL: mediaURL)).playlist else {
