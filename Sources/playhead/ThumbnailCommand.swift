@@ -96,8 +96,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         // The file first: a run that cannot write it describes nothing.
-        if let out, !toStandardOutput, !FileManager.default.createFile(atPath: out, contents: Data(png)) {
-            printError("cannot write \(out): \(String(cString: strerror(errno)))")
+        if let out, !toStandardOutput, let problem = OutputFile.write(png, to: out) {
+            printError("cannot write \(out): \(problem)")
             throw ExitCode(2)
         }
         report(Self.describe(thumbnail, time: time!))
@@ -139,9 +139,12 @@ struct ThumbnailCommand: AsyncParsableCommand {
                 let range = entry.segment.byteRange.map { " bytes \($0.length)@\($0.offset)" } ?? ""
                 lines.append("  \(seconds(entry.start)) +\(seconds(entry.duration))  \(entry.url)\(range)")
             }
+        } else if let failure = sources.iFramesError {
+            lines.append("iframe: unavailable: \(failure.description)")
         } else {
             lines.append("iframe: none in \(sources.url)")
         }
+        if let failure = sources.mediaError { lines.append("segment: unavailable: \(failure.description)") }
         if let track = sources.track {
             lines.append("vtt \(track.url): \(track.cues.count) cues")
             for cue in track.cues {

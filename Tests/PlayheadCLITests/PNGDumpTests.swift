@@ -25,6 +25,13 @@ import Testing
         // 7.5 s is frame 225.
         let expected = CLI.hashes(reference.stdout)
         #expect(CLI.hashes(dumped.stdout) == Array(expected[225..<min(expected.count, 225 + files.count)]))
+        // A shorter run into the same folder leaves only its own pictures (and a file of another name alone).
+        FileManager.default.createFile(atPath: folder + "/frames/notes.txt", contents: Data("mine".utf8))
+        let again = await CLI.run(CLI.playhead, ["play", url, "--start", "7.5", "--duration", "0.5", "--dump", folder, "--dump-png", "--report", "/dev/null"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder + "/frames").filter { $0.hasSuffix(".png") }
+        #expect(left.count < files.count && left.count > 5, "\(left.count) PNG files after the shorter run")
+        #expect(FileManager.default.fileExists(atPath: folder + "/frames/notes.txt"))
     }
 
     @Test func dumpPNGNeedsADumpFolder() async {

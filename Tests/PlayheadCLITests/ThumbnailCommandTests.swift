@@ -110,4 +110,21 @@ import Testing
         #expect(out.stderr.contains("cannot write /nonexistent-playhead/t.png"))
         #expect(out.stdout.isEmpty)
     }
+
+    /// The output is written in place, as a shell redirection writes: through a symbolic link (the link stays), and
+    /// into a device (a full one is an error, exit 2, and stays a device).
+    @Test func theOutputIsWrittenInPlace() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        FileManager.default.createFile(atPath: folder + "/target.png", contents: nil)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link.png", withDestinationPath: folder + "/target.png")
+        let linked = await CLI.run(CLI.playhead, ["thumbnail", CLI.streams + "/thumbs/master.m3u8", "--time", "3", "--out", folder + "/link.png"])
+        #expect(linked.status == 0, "\(linked.stderr)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/link.png")) == folder + "/target.png")
+        #expect(((try? FileManager.default.attributesOfItem(atPath: folder + "/target.png"))?[.size] as? Int ?? 0) > 1000)
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        let full = await CLI.run(CLI.playhead, ["thumbnail", CLI.streams + "/thumbs/master.m3u8", "--time", "3", "--out", "/dev/full"])
+        #expect(full.status == 2 && full.stderr.contains("cannot write /dev/full"), "\(full.stderr)")
+        #expect((try? FileManager.default.attributesOfItem(atPath: "/dev/full"))?[.type] as? FileAttributeType == .typeCharacterSpecial)
+    }
 }

@@ -197,4 +197,60 @@ import Testing
             }
         }
     }
+
+    /// A keyframe's byte range cut short decodes with concealed errors: no thumbnail (it was a smeared picture with
+    /// exit 0); a truncated JPEG likewise.
+    @Test func aKeyframeCutShortOrATruncatedImageIsNoThumbnail() async throws {
+        let server = try LoopbackHTTPServer(root: Self.streams)
+        defer { server.stop() }
+        let folder = NSTemporaryDirectory() + "playhead-short-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let keyframe = try #require(try Self.keyframes(rung: 0).first { $0.time == 2 })
+        let parts = keyframe.range.split(separator: "@").compactMap { Int($0) }
+        let short = "\(parts[0] / 2)@\(parts[1])"
+        let lines = ["#EXTM3U", "#EXT-X-VERSION:4", "#EXT-X-TARGETDURATION:2", "#EXT-X-I-FRAMES-ONLY",
+                     "#EXTINF:2,", "#EXT-X-BYTERANGE:\(keyframe.range)", server.url("/ts/v0/\(keyframe.segment)"),
+                     "#EXTINF:2,", "#EXT-X-BYTERANGE:\(short)", server.url("/ts/v0/\(keyframe.segment)"), "#EXT-X-ENDLIST"]
+        try lines.joined(separator: "\n").write(toFile: folder + "/iframes.m3u8", atomically: true, encoding: .utf8)
+        _ = try await Self.make("file://" + folder + "/iframes.m3u8", at: 1)
+        do {
+            let made = try await Self.make("file://" + folder + "/iframes.m3u8", at: 3)
+            Issue.record("a picture from half a keyframe: \(made.md5)")
+        } catch {
+            guard case .undecodableMedia(_, short, let detail) = error else { Issue.record("\(error)"); return }
+            #expect(detail.contains("decoded with errors"), "\(detail)")
+        }
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: Self.streams + "/thumbs/sprite.jpg"))
+        try jpeg.prefix(jpeg.count / 2).write(to: URL(fileURLWithPath: folder + "/half.jpg"))
+        try "WEBVTT\n\n00:00.000 --> 00:30.000\nhalf.jpg#xywh=0,0,160,90\n".write(toFile: folder + "/half.vtt", atomically: true, encoding: .utf8)
+        do {
+            let made = try await Self.make(server.url("/ts/v0/index.m3u8"), at: 1, vtt: "file://" + folder + "/half.vtt")
+            Issue.record("a picture from half a JPEG: \(made.md5)")
+        } catch {
+            guard case .undecodableImage = error else { Issue.record("\(error)"); return }
+        }
+    }
+
+    /// Each source stands on its own: an I-frame playlist that is missing leaves the segments (the default falls
+    /// back to them), and says why when it is asked for.
+    @Test func aMissingIFramePlaylistLeavesTheSegments() async throws {
+        let server = try LoopbackHTTPServer(root: Self.streams)
+        defer { server.stop() }
+        let folder = NSTemporaryDirectory() + "playhead-i404-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let master = ["#EXTM3U", "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=26000,RESOLUTION=416x234,URI=\"\(server.url("/thumbs/ts/gone.m3u8"))\"",
+                      "#EXT-X-STREAM-INF:BANDWIDTH=500000,RESOLUTION=416x234", server.url("/ts/v0/index.m3u8")]
+        try master.joined(separator: "\n").write(toFile: folder + "/master.m3u8", atomically: true, encoding: .utf8)
+        let made = try await Self.make("file://" + folder + "/master.m3u8", at: 3)
+        #expect(made.source == .segment)
+        do {
+            _ = try await Self.make("file://" + folder + "/master.m3u8", at: 3, source: .iframe)
+            Issue.record("an I-frame thumbnail without the I-frame playlist")
+        } catch {
+            guard case .load(.network(.status(let url, 404, _))) = error else { Issue.record("\(error)"); return }
+            #expect(url == server.url("/thumbs/ts/gone.m3u8"))
+        }
+    }
 }

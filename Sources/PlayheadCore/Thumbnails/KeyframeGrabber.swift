@@ -59,6 +59,13 @@ struct KeyframeGrabber {
             let damage = segment.damage.map(\.description).joined(separator: "; ")
             return .failure(.noFrame(detail: "the keyframe at pts \(chosen.pts!) gave no picture" + (damage.isEmpty ? "" : " (\(damage))")))
         }
+        // FFmpeg conceals what is missing (a byte range cut short, damaged data) and hands a smeared picture back:
+        // that is no thumbnail of the stream.
+        if frame.isCorrupt || chosen.isCorrupt {
+            let damage = segment.damage.map(\.description).joined(separator: "; ")
+            return .failure(.noFrame(detail: "the keyframe at pts \(chosen.pts!) decoded with errors (data missing or damaged: a byte range cut short?)"
+                                     + (damage.isEmpty ? "" : " (\(damage))")))
+        }
         decoder.dump(frame)
         guard let result = capture.result else { return .failure(.noFrame(detail: "the decoded frame kept no picture")) }
         switch result {

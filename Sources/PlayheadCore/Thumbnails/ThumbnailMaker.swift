@@ -13,6 +13,10 @@ public struct ThumbnailSources: Sendable {
     public var iFrames: IFrameTrack?
     /// The WebVTT thumbnail track, when one was given.
     public var track: ThumbnailTrack?
+    /// Why the multivariant playlist's I-frame playlist could not be read (the other sources still serve).
+    public var iFramesError: ThumbnailError?
+    /// Why its ordinary variant playlist could not be read.
+    public var mediaError: ThumbnailError?
 
     /// The timeline's length: the ordinary playlist's, else the I-frame playlist's, else the track's end.
     public var duration: Double {
@@ -55,15 +59,21 @@ public struct ThumbnailMaker: Sendable {
                 sources.media = (media, first.effectiveURL)
             }
         case let .multivariant(multivariant):
+            // Each source is read on its own: one that fails leaves the others (and is said when asked for).
             if let chosen = IFrameTrack.choose(multivariant.iFrameVariants, width: width) {
-                let (playlist, resolved) = try await loadMedia(chosen.uri, base: first.effectiveURL, imported: multivariant.variableValues)
-                sources.iFrames = try IFrameTrack(playlist: playlist, url: resolved, variant: chosen)
+                do {
+                    let (playlist, resolved) = try await loadMedia(chosen.uri, base: first.effectiveURL, imported: multivariant.variableValues)
+                    sources.iFrames = try IFrameTrack(playlist: playlist, url: resolved, variant: chosen)
+                } catch { sources.iFramesError = error }
             }
             let playable = multivariant.variants.filter { !$0.isAudioOnly }
             if let chosen = IFrameTrack.choose(playable.isEmpty ? multivariant.variants : playable, width: width) {
-                let (playlist, resolved) = try await loadMedia(chosen.uri, base: first.effectiveURL, imported: multivariant.variableValues)
-                sources.media = (playlist, resolved)
+                do {
+                    let (playlist, resolved) = try await loadMedia(chosen.uri, base: first.effectiveURL, imported: multivariant.variableValues)
+                    sources.media = (playlist, resolved)
+                } catch { sources.mediaError = error }
             }
+            if sources.iFrames == nil, sources.media == nil, let failure = sources.iFramesError ?? sources.mediaError { throw failure }
         }
         if let trackURL {
             // An absolute URL is taken as given (a local file named by the user too); a relative one is
@@ -104,13 +114,14 @@ public struct ThumbnailMaker: Sendable {
         var thumbnail: Thumbnail
         switch source ?? sources.preferred {
         case .iframe:
-            guard let track = sources.iFrames else { throw .noIFramePlaylist(url: sources.url) }
+            guard let track = sources.iFrames else { throw sources.iFramesError ?? .noIFramePlaylist(url: sources.url) }
             thumbnail = try await fromIFrames(track, at: time)
         case .vtt:
             guard let track = sources.track else { throw .noThumbnailTrack }
             thumbnail = try await fromTrack(track, at: time)
         case .segment:
             guard let media = sources.media else {
+                if let failure = sources.mediaError { throw failure }
                 throw .load(.unexpectedPlaylist(url: sources.url, detail: "no ordinary media playlist (only an I-frame playlist) to take a segment from"))
             }
             thumbnail = try await fromSegments(media.playlist, url: media.url, at: time)

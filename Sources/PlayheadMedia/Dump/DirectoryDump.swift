@@ -43,7 +43,23 @@ public final class DirectoryDump: FrameDumpSink {
         self.directory = directory
         self.pictureFormat = pictures
         try Self.makeFolder(directory)
-        if pictures == .png { try Self.makeFolder(framesDirectory) }
+        if pictures == .png {
+            try Self.makeFolder(framesDirectory)
+            // Pictures of an earlier run would read as this one's after its last: the numbered ones go (nothing else).
+            Self.removeNumberedPictures(in: framesDirectory)
+        }
+    }
+
+    /// Removes the `NNNNNN.png` files of `folder` (an earlier run's pictures), and nothing else.
+    static func removeNumberedPictures(in folder: String) {
+        guard let stream = opendir(folder) else { return }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.count == 10, name.hasSuffix(".png"), name.prefix(6).allSatisfy({ $0.isASCII && $0.isNumber }) { names.append(name) }
+        }
+        closedir(stream)
+        for name in names { unlink(folder + "/" + name) }
     }
 
     /// Where PNG pictures go: `DIR/frames`.

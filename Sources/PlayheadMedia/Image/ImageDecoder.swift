@@ -47,6 +47,8 @@ extension RGBImage {
         }
         guard let context, let frame, let packet else { throw .outOfMemory("image decoder") }
         context.pointee.thread_count = 1
+        // An image cut short or damaged is an error, not a picture with its missing part concealed.
+        context.pointee.err_recognition |= AV_EF_EXPLODE
         var code = avcodec_open2(context, codec, nil)
         guard code >= 0 else { throw .decoderOpenFailed(codec: format.rawValue, code: code, message: AVError.message(code)) }
         guard av_new_packet(packet, Int32(bytes.count)) >= 0, let data = packet.pointee.data else { throw .outOfMemory("image packet") }
@@ -61,6 +63,9 @@ extension RGBImage {
         }
         guard code >= 0, frame.pointee.width > 0, frame.pointee.height > 0 else {
             throw .imageFailed("\(format.rawValue) file of \(bytes.count) bytes gave no picture: \(AVError.message(code))")
+        }
+        if frame.pointee.decode_error_flags != 0 || frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
+            throw .imageFailed("\(format.rawValue) file of \(bytes.count) bytes decoded with errors (cut short or damaged)")
         }
         let image = try RGBImage(frame)
         let name = av_get_pix_fmt_name(AVPixelFormat(frame.pointee.format)).map { String(cString: $0) } ?? "?"
