@@ -151,6 +151,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
                 let what = cue.problem.map { "(\($0))" } ?? (cue.imageURL + (cue.rect.map { " #xywh=\($0)" } ?? ""))
                 lines.append("  \(seconds(cue.start)) +\(seconds(cue.end - cue.start))  \(what)")
             }
+            for issue in track.skipped { lines.append("  (\(issue))") }
         }
         return lines.joined(separator: "\n")
     }

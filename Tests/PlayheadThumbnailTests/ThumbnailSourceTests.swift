@@ -169,7 +169,7 @@ import Testing
         let malformed = await failure(master, at: 5, vtt: broken)
         guard case .badCue(broken, 10, _)? = malformed else { Issue.record("\(String(describing: malformed))"); return }
         let noCue = await failure(master, at: 7, vtt: broken)
-        guard case .noCue(7, broken, 3, 0...6)? = noCue else { Issue.record("\(String(describing: noCue))"); return }
+        guard case .noCue(7, broken, 3, 0...6, _)? = noCue else { Issue.record("\(String(describing: noCue))"); return }
         let notVTT = await failure(master, at: 7, vtt: master)
         guard case .badTrack(master, _)? = notVTT else { Issue.record("\(String(describing: notVTT))"); return }
     }

@@ -11,6 +11,16 @@ import Testing
         }
     }
 
+    /// A cue the parser leaves out (malformed timings) is said with its line, and in a missing cue's error.
+    @Test func cuesLeftOutAreSaidWithTheirLines() throws {
+        let text = "WEBVTT\n\n00:00.000 --> 00:02.000\na.jpg\n\n00:02.0x0 --> 00:04.000\nb.jpg\n"
+        let track = try ThumbnailTrack(bytes: Array(text.utf8), url: "http://h/t.vtt")
+        #expect(track.cues.count == 1)
+        #expect(track.skipped.count == 1 && track.skipped[0].hasPrefix("line 6: "), "\(track.skipped)")
+        let error = ThumbnailError.noCue(time: 3, url: track.url, cueCount: 1, covered: track.covered, skipped: track.skipped)
+        #expect(error.description.contains("; the parser left out: line 6: "))
+    }
+
     @Test func cuesResolveTheirImagesAndKeepTheirLines() throws {
         let text = """
             WEBVTT

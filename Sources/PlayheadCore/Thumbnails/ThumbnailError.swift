@@ -11,8 +11,8 @@ public enum ThumbnailError: Error, CustomStringConvertible {
     case noIFramePlaylist(url: String)
     /// `--source vtt` was asked for without a WebVTT thumbnail track.
     case noThumbnailTrack
-    /// The WebVTT track has no cue at the time asked for.
-    case noCue(time: Double, url: String, cueCount: Int, covered: ClosedRange<Double>?)
+    /// The WebVTT track has no cue at the time asked for; `skipped` says what the parser left out (line: why).
+    case noCue(time: Double, url: String, cueCount: Int, covered: ClosedRange<Double>?, skipped: [String])
     /// The WebVTT track is not WebVTT (no signature).
     case badTrack(url: String, detail: String)
     /// A cue's payload is not a usable image reference, or its `#xywh=` fragment is malformed.
@@ -37,9 +37,10 @@ public enum ThumbnailError: Error, CustomStringConvertible {
             return "\(url): no I-frame playlist (neither EXT-X-I-FRAME-STREAM-INF nor EXT-X-I-FRAMES-ONLY)"
         case .noThumbnailTrack:
             return "no WebVTT thumbnail track given (--vtt URL)"
-        case let .noCue(time, url, count, covered):
+        case let .noCue(time, url, count, covered, skipped):
             let range = covered.map { " (its \(count) cues cover \(Self.seconds($0.lowerBound)) to \(Self.seconds($0.upperBound)) s)" } ?? " (it has no cues)"
-            return "\(url): no cue at \(Self.seconds(time)) s\(range)"
+            let left = skipped.isEmpty ? "" : "; the parser left out: " + skipped.prefix(3).joined(separator: "; ") + (skipped.count > 3 ? "; …" : "")
+            return "\(url): no cue at \(Self.seconds(time)) s\(range)\(left)"
         case let .badTrack(url, detail):
             return "\(url): \(detail)"
         case let .badCue(url, line, detail):

@@ -219,7 +219,7 @@ public struct ThumbnailMaker: Sendable {
     }
 
     private func fromTrack(_ track: ThumbnailTrack, at time: Double) async throws(ThumbnailError) -> Thumbnail {
-        guard let cue = track.cue(at: time) else { throw .noCue(time: time, url: track.url, cueCount: track.cues.count, covered: track.covered) }
+        guard let cue = track.cue(at: time) else { throw .noCue(time: time, url: track.url, cueCount: track.cues.count, covered: track.covered, skipped: track.skipped) }
         if let problem = cue.problem { throw .badCue(url: track.url, line: cue.line, detail: problem) }
         let response: HTTPResponse
         do { response = try await client.get(cue.imageURL) } catch { throw .load(.network(error)) }

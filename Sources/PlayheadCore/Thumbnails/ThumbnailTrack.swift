@@ -74,6 +74,9 @@ public struct ThumbnailTrack: Sendable {
     public var url: String
     /// The cues, in file order.
     public var cues: [ThumbnailCue]
+    /// What the WebVTT parser left out or repaired (a malformed timestamp, a cue ending before it starts), as
+    /// `line N: why`: said when no cue is found, and by `--list`.
+    public var skipped: [String] = []
 
     /// Parses a track's bytes.
     /// - Throws: ``ThumbnailError/badTrack(url:detail:)`` when it is not WebVTT; a cue whose payload is not a
@@ -82,6 +85,7 @@ public struct ThumbnailTrack: Sendable {
         self.url = url
         let document: WebVTTDocument
         do { document = try WebVTTParser.parse(bytes) } catch { throw .badTrack(url: url, detail: error.description) }
+        skipped = document.issues.map { "line \($0.line): \($0.message)" }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         var searchFrom = 0
