@@ -8,6 +8,7 @@
 #include <libavutil/samplefmt.h>
 #include <libavutil/aes.h>
 #include <libavutil/md5.h>
+#include <libavutil/sha.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/channel_layout.h>
 #include <libswscale/swscale.h>

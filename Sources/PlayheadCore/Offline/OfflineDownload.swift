@@ -1,0 +1,239 @@
+import Foundation
+import PlayheadMedia
+import PlayheadNet
+
+/// How a download fetches: transfers at once, retries and their back-off.
+public struct DownloadSettings: Sendable, Equatable {
+    /// Transfers under way at once (at least 1).
+    public var concurrency: Int
+    /// Further attempts at a file after a failure that may pass (5xx, 408, 429, transport errors,
+    /// timeouts); a 404 or a bad key fails at once.
+    public var retries: Int
+    /// The wait before the first retry; it doubles at each further one.
+    public var retryDelay: Duration
+
+    /// Creates settings: 4 transfers, 3 retries from 0.5 s by default.
+    public init(concurrency: Int = 4, retries: Int = 3, retryDelay: Duration = .milliseconds(500)) {
+        self.concurrency = max(1, concurrency)
+        self.retries = max(0, retries)
+        self.retryDelay = retryDelay
+    }
+}
+
+/// Where a download stands, for a progress line.
+public struct DownloadProgress: Sendable, Equatable {
+    /// Files on disk (of every kind, playlists included).
+    public var filesDone: Int
+    /// Files the folder will hold.
+    public var filesTotal: Int
+    /// Bytes fetched by this run.
+    public var bytesFetched: Int
+    /// Seconds since this run began fetching media.
+    public var seconds: Double
+}
+
+/// What a run did.
+public struct DownloadOutcome: Sendable {
+    /// The manifest as written at the end.
+    public var manifest: DownloadManifest
+    /// Whether the folder already held this download (a resume, or a re-run over a complete one).
+    public var resumed: Bool
+    /// Files fetched by this run (playlists not counted).
+    public var fetchedFiles: Int
+    /// Their bytes.
+    public var fetchedBytes: Int
+    /// Files found complete on disk at the start.
+    public var alreadyOnDisk: Int
+    /// Seconds spent fetching media.
+    public var seconds: Double
+    /// Why the run stopped before every file was on disk (nil when the folder is complete).
+    public var failure: DownloadError?
+}
+
+/// F33: downloads a stream into a self-contained folder (see ``DownloadPlanner`` for the layout) and
+/// resumes an interrupted download. Files are written atomically; `download.json` lists every file with
+/// its source, size, SHA-256 and status, and is rewritten at least once a second while files complete
+/// (a file found on disk whose completion the manifest missed is taken as complete: only whole files
+/// are ever renamed into place).
+public struct OfflineDownload: Sendable {
+    /// The client every fetch goes through.
+    public let client: HTTPClient
+    /// Concurrency and retries.
+    public let settings: DownloadSettings
+
+    /// Creates a download on `client`.
+    public init(client: HTTPClient, settings: DownloadSettings = .init()) {
+        self.client = client
+        self.settings = settings
+    }
+
+    /// Downloads `request` into `folder`, or resumes there: a folder whose manifest records the same
+    /// request fetches only what is missing (nothing when complete, not even the playlists); a folder
+    /// holding another request's download, or anything but a download, is refused.
+    /// - Parameter progress: called after each file, from the calling task.
+    /// - Returns: what was done; `failure` says why the folder is incomplete (a file that kept failing,
+    ///   cancellation).
+    /// - Throws: errors before any media is fetched: the folder's (`.folder`) and the stream's (`.player`,
+    ///   `.live`, `.noMatch`).
+    public func run(_ request: DownloadRequest, folder: String,
+                    progress: (DownloadProgress) -> Void = { _ in }) async throws(DownloadError) -> DownloadOutcome {
+        var manifest: DownloadManifest
+        let resumed: Bool
+        if let existing = try DownloadManifest.read(folder: folder) {
+            guard existing.request == request else {
+                throw .folder(path: folder, detail: "holds the download of \(existing.request.source) with \(existing.request.choiceDescription); "
+                    + "this run asks for \(request.source) with \(request.choiceDescription): choose another folder or remove it")
+            }
+            manifest = existing
+            resumed = true
+            Self.reconcile(&manifest, folder: folder)
+            if manifest.files.contains(where: { $0.kind == .playlist && $0.status == .pending }) {
+                try await rewritePlaylists(&manifest, folder: folder)
+            }
+        } else {
+            if let entries = try? FileManager.default.contentsOfDirectory(atPath: folder), !entries.isEmpty {
+                throw .folder(path: folder, detail: "exists and is not a download folder (no \(DownloadManifest.fileName)): give a new or empty folder")
+            }
+            let plan = try await DownloadPlanner(client: client).plan(request)
+            manifest = plan.manifest
+            resumed = false
+            try Self.write(plan.playlists, into: &manifest, folder: folder)
+        }
+        let alreadyOnDisk = manifest.files.filter { $0.kind != .playlist && $0.status == .complete }.count
+        manifest.status = manifest.pending.isEmpty ? .complete : .pending
+        try manifest.write(folder: folder)
+
+        let started = ContinuousClock.now
+        var fetchedFiles = 0
+        var fetchedBytes = 0
+        var failure: DownloadError?
+        var lastSave = started
+        let total = manifest.files.count
+        var done = manifest.files.count - manifest.pending.count
+        func report() {
+            progress(DownloadProgress(filesDone: done, filesTotal: total, bytesFetched: fetchedBytes,
+                                      seconds: Self.seconds(since: started)))
+        }
+        report()
+        let work = manifest.files.indices.filter { manifest.files[$0].status == .pending && manifest.files[$0].kind != .playlist }
+        await withTaskGroup(of: (Int, Result<(size: Int, sha256: String), DownloadError>).self) { group in
+            var next = work.makeIterator()
+            var running = 0
+            func startNext() -> Bool {
+                guard failure == nil, !Task.isCancelled, let index = next.next() else { return false }
+                let file = manifest.files[index]
+                group.addTask { (index, await self.fetch(file, folder: folder)) }
+                running += 1
+                return true
+            }
+            while running < settings.concurrency, startNext() {}
+            while let (index, result) = await group.next() {
+                running -= 1
+                switch result {
+                case let .success((size, sha256)):
+                    manifest.files[index].status = .complete
+                    manifest.files[index].size = size
+                    manifest.files[index].sha256 = sha256
+                    fetchedFiles += 1
+                    fetchedBytes += size
+                    done += 1
+                    report()
+                    if ContinuousClock.now - lastSave >= .seconds(1) {
+                        try? manifest.write(folder: folder)
+                        lastSave = .now
+                    }
+                case let .failure(error):
+                    // The first real failure is the one told; a cancellation only when nothing else failed.
+                    if failure == nil || failure?.isCancellation == true { failure = error }
+                }
+                _ = startNext()
+            }
+        }
+        if failure == nil, Task.isCancelled, !manifest.pending.isEmpty { failure = .cancelled }
+        manifest.status = manifest.pending.isEmpty ? .complete : .pending
+        try manifest.write(folder: folder)
+        return DownloadOutcome(manifest: manifest, resumed: resumed, fetchedFiles: fetchedFiles, fetchedBytes: fetchedBytes,
+                               alreadyOnDisk: alreadyOnDisk, seconds: Self.seconds(since: started), failure: failure)
+    }
+
+    /// Fetches one file with retries, checks it, writes it atomically; its size and SHA-256.
+    private func fetch(_ file: DownloadFile, folder: String) async -> Result<(size: Int, sha256: String), DownloadError> {
+        var attempt = 0
+        var delay = settings.retryDelay
+        while true {
+            attempt += 1
+            let body: [UInt8]
+            do {
+                body = try await client.get(file.source).body
+            } catch {
+                if case .cancelled = error { return .failure(.cancelled) }
+                guard error.isRetryable, attempt <= settings.retries, !Task.isCancelled else {
+                    return .failure(.transfer(url: file.source, attempts: attempt, error))
+                }
+                do { try await Task.sleep(for: delay) } catch { return .failure(.cancelled) }
+                delay *= 2
+                continue
+            }
+            if file.kind == .key, body.count != 16 {
+                return .failure(.badFile(url: file.source, detail: "an AES-128 key is 16 bytes, this one is \(body.count)"))
+            }
+            if let end = file.rangeEnd, body.count < end {
+                return .failure(.badFile(url: file.source, detail: "\(body.count) bytes, but the playlist's byte ranges reach byte \(end)"))
+            }
+            do { try AtomicFile.write(body, to: folder + "/" + file.path) } catch { return .failure(error) }
+            return .success((body.count, SHA256.hex(of: body)))
+        }
+    }
+
+    /// Checks a resumed folder against its manifest: a complete file that is gone or has another size
+    /// becomes pending; a pending file that is on disk (renamed into place after the manifest was last
+    /// written) is hashed and taken as complete. Temporary files an interruption left are removed.
+    static func reconcile(_ manifest: inout DownloadManifest, folder: String) {
+        for index in manifest.files.indices {
+            let file = manifest.files[index]
+            let path = folder + "/" + file.path
+            unlink(path + AtomicFile.temporarySuffix)
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+            switch file.status {
+            case .complete:
+                if size == nil || size != file.size { manifest.files[index].status = .pending }
+            case .pending:
+                guard file.kind != .playlist, let size, size >= (file.rangeEnd ?? 0), file.kind != .key || size == 16,
+                      let digest = SHA256.hex(ofFile: path) else { continue }
+                manifest.files[index].status = .complete
+                manifest.files[index].size = digest.size
+                manifest.files[index].sha256 = digest.sha256
+            }
+        }
+    }
+
+    /// Writes the playlists and records them complete.
+    static func write(_ playlists: [(path: String, source: String, text: String)], into manifest: inout DownloadManifest,
+                      folder: String) throws(DownloadError) {
+        for playlist in playlists {
+            let bytes = Array(playlist.text.utf8)
+            try AtomicFile.write(bytes, to: folder + "/" + playlist.path)
+            if let index = manifest.files.firstIndex(where: { $0.path == playlist.path }) {
+                manifest.files[index].status = .complete
+                manifest.files[index].size = bytes.count
+                manifest.files[index].sha256 = SHA256.hex(of: bytes)
+            }
+        }
+    }
+
+    /// A playlist of a resumed folder is missing or damaged: plans again (fetching the playlists) and
+    /// writes them, provided the stream still lists the same files.
+    private func rewritePlaylists(_ manifest: inout DownloadManifest, folder: String) async throws(DownloadError) {
+        let plan = try await DownloadPlanner(client: client).plan(manifest.request)
+        let key = { (files: [DownloadFile]) in files.map { [$0.path, $0.source] } }
+        guard key(plan.manifest.files) == key(manifest.files) else {
+            throw .folder(path: folder, detail: "a playlist is missing and the stream now lists other files: remove the folder and download again")
+        }
+        try Self.write(plan.playlists, into: &manifest, folder: folder)
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}
