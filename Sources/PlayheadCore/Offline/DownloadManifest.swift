@@ -48,8 +48,8 @@ public struct DownloadManifest: Sendable, Codable, Equatable {
         try AtomicFile.write(Array(data) + [0x0A], to: folder + "/" + Self.fileName)
     }
 
-    /// Files not yet on disk.
-    public var pending: [DownloadFile] { files.filter { $0.status == .pending } }
+    /// Files still to fetch: not yet on disk, or damaged.
+    public var pending: [DownloadFile] { files.filter { $0.status != .complete } }
 }
 
 /// One file of a download folder.
@@ -68,8 +68,10 @@ public struct DownloadFile: Sendable, Codable, Equatable {
 
     /// Whether a file is on disk.
     public enum Status: String, Sendable, Codable {
-        /// Not fetched yet (or found damaged by `--verify`).
+        /// Not fetched yet.
         case pending
+        /// Found by `--verify` to differ from its size or hash: fetched again by the next run.
+        case damaged
         /// On disk, with its size and hash recorded.
         case complete
     }

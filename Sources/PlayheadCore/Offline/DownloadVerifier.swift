@@ -23,7 +23,7 @@ public enum DownloadVerifier {
         public var problems: [Problem]
     }
 
-    /// Checks every file of `folder`; damaged or missing files are marked pending in the manifest (which is
+    /// Checks every file of `folder`; damaged or missing files are marked damaged in the manifest (which is
     /// rewritten), so that the next `playhead download` into the folder fetches them again.
     /// - Throws: `DownloadError.folder` when the folder has no readable manifest or it cannot be rewritten.
     public static func verify(folder: String) throws(DownloadError) -> Result {
@@ -34,7 +34,8 @@ public enum DownloadVerifier {
         for index in manifest.files.indices {
             let file = manifest.files[index]
             guard file.status == .complete else {
-                problems.append(Problem(path: file.path, detail: "not downloaded yet (from \(file.source))"))
+                problems.append(Problem(path: file.path, detail: file.status == .damaged ? "damaged (found by an earlier --verify)"
+                                                                                        : "not downloaded yet (from \(file.source))"))
                 continue
             }
             var detail: String?
@@ -49,10 +50,10 @@ public enum DownloadVerifier {
             }
             if let detail {
                 problems.append(Problem(path: file.path, detail: detail))
-                manifest.files[index].status = .pending
+                manifest.files[index].status = .damaged
             }
         }
-        if !problems.isEmpty, manifest.status == .complete || manifest.files.contains(where: { $0.status == .pending }) {
+        if !problems.isEmpty {
             manifest.status = .pending
             try manifest.write(folder: folder)
         }

@@ -87,7 +87,7 @@ public struct OfflineDownload: Sendable {
             manifest = existing
             resumed = true
             Self.reconcile(&manifest, folder: folder)
-            if manifest.files.contains(where: { $0.kind == .playlist && $0.status == .pending }) {
+            if manifest.files.contains(where: { $0.kind == .playlist && $0.status != .complete }) {
                 try await rewritePlaylists(&manifest, folder: folder)
             }
         } else {
@@ -115,7 +115,7 @@ public struct OfflineDownload: Sendable {
                                       seconds: Self.seconds(since: started)))
         }
         report()
-        let work = manifest.files.indices.filter { manifest.files[$0].status == .pending && manifest.files[$0].kind != .playlist }
+        let work = manifest.files.indices.filter { manifest.files[$0].status != .complete && manifest.files[$0].kind != .playlist }
         await withTaskGroup(of: (Int, Result<(size: Int, sha256: String), DownloadError>).self) { group in
             var next = work.makeIterator()
             var running = 0
@@ -197,6 +197,8 @@ public struct OfflineDownload: Sendable {
             switch file.status {
             case .complete:
                 if size == nil || size != file.size { manifest.files[index].status = .pending }
+            case .damaged:
+                break
             case .pending:
                 guard file.kind != .playlist, let size, size >= (file.rangeEnd ?? 0), file.kind != .key || size == 16,
                       let digest = SHA256.hex(ofFile: path) else { continue }

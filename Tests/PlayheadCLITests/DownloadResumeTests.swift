@@ -1,0 +1,142 @@
+import Foundation
+import PlayheadOrigin
+import Testing
+
+/// `playhead download` when things go wrong: a failing server, a resume, a re-run over a complete folder,
+/// retries, a live playlist, a damaged file found by --verify, usage errors.
+@Suite struct DownloadResumeTests {
+    /// A segment that keeps failing fails the download (exit 1, naming its URL); the files fetched stay. The
+    /// next run fetches only the missing ones, no playlist, and the folder equals an uninterrupted download's;
+    /// a run over the complete folder fetches nothing.
+    @Test func resumesWhereAFailingServerStoppedIt() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let folder = Download.folder(), reference = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder); try? FileManager.default.removeItem(atPath: reference) }
+        let url = server.url("/fmp4/master.m3u8")
+        server.setFault(.status(503), forPath: "/fmp4/v1/seg004.m4s")
+        let failed = await Download.run([url, "--out", folder, "--variant", "1", "--retries", "2", "--retry-delay", "0"])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("\(server.url("/fmp4/v1/seg004.m4s")) failed after 3 attempts: HTTP 503"), "\(failed.stderr)")
+        #expect(failed.stdout.contains("incomplete"))
+        #expect(Download.requested(server).filter { $0 == "/fmp4/v1/seg004.m4s" }.count == 3)
+        #expect(try Download.manifestStatus(folder) == "pending")
+        let onDisk = Set(Download.files(folder))
+        let listed = try Download.manifestFiles(folder).map { $0["path"] as! String }
+        let missing = listed.filter { !onDisk.contains($0) }
+        #expect(missing.contains("variant/seg004.m4s"))
+
+        server.setFault(nil, forPath: "/fmp4/v1/seg004.m4s")
+        server.clearRequestLog()
+        let resumed = await Download.run([url, "--out", folder, "--variant", "1"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(Download.requested(server).sorted() == missing.map { "/fmp4/v1/" + $0.dropFirst("variant/".count) }.sorted())
+        #expect(resumed.stdout.contains("fetched: \(missing.count) files"))
+        #expect(try Download.manifestStatus(folder) == "complete")
+
+        let whole = await Download.run([url, "--out", reference, "--variant", "1"])
+        #expect(whole.status == 0)
+        #expect(Download.files(folder) == Download.files(reference))
+        for file in Download.files(folder) where file != "download.json" {
+            #expect(FileManager.default.contentsEqual(atPath: folder + "/" + file, andPath: reference + "/" + file), "\(file)")
+        }
+
+        server.clearRequestLog()
+        let again = await Download.run([url, "--out", folder, "--variant", "1"])
+        #expect(again.status == 0)
+        #expect(server.requestLog.isEmpty)
+        #expect(again.stdout.contains("fetched: 0 files, 0 bytes"))
+        #expect(again.stdout.contains("9 already on disk"))
+    }
+
+    /// A transient failure is retried (after the back-off) and the download completes.
+    @Test func retriesATransientFailure() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        server.setFault(.status(500), forPath: "/aes/seg002.ts", times: 1)
+        server.setFault(.closeConnection, forPath: "/aes/key.bin", times: 1)
+        let out = await Download.run([server.url("/aes/index.m3u8"), "--out", folder, "--retry-delay", "0.01"])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(Download.requested(server).filter { $0 == "/aes/seg002.ts" }.count == 2)
+        #expect(Download.requested(server).filter { $0 == "/aes/key.bin" }.count == 2)
+    }
+
+    /// A 404 is not retried: the download fails at once naming the URL.
+    @Test func aMissingSegmentFailsAtOnce() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        server.setFault(.status(404), forPath: "/ts/v0/seg006.ts")
+        let out = await Download.run([server.url("/ts/v0/index.m3u8"), "--out", folder])
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("\(server.url("/ts/v0/seg006.ts")) failed after 1 attempt: HTTP 404"), "\(out.stderr)")
+        #expect(Download.requested(server).filter { $0 == "/ts/v0/seg006.ts" }.count == 1)
+    }
+
+    /// A live playlist (no EXT-X-ENDLIST) is refused with a clear message; nothing is written.
+    @Test func refusesALivePlaylist() async throws {
+        let root = Download.folder()
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:7\n#EXTINF:4,\nseg7.ts\n#EXTINF:4,\nseg8.ts\n"
+            .write(toFile: root + "/live.m3u8", atomically: true, encoding: .utf8)
+        let server = try LoopbackHTTPServer(root: root)
+        defer { server.stop() }
+        let folder = root + "/out"
+        let out = await Download.run([server.url("/live.m3u8"), "--out", folder])
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("\(server.url("/live.m3u8")) is a live playlist (no EXT-X-ENDLIST): only VOD can be downloaded"))
+        #expect(!FileManager.default.fileExists(atPath: folder))
+    }
+
+    /// --verify finds a damaged file (exit 1, naming it) and marks it; the next download fetches that file
+    /// alone; --verify then passes.
+    @Test func verifyFindsADamagedFile() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let url = server.url("/aes/index.m3u8")
+        #expect(await Download.run([url, "--out", folder]).status == 0)
+        let clean = await Download.run(["--verify", folder])
+        #expect(clean.status == 0 && clean.stdout.contains("10 of 10 files intact"), "\(clean.stdout)\(clean.stderr)")
+        let path = folder + "/media/seg002.ts"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[1000] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let damaged = await Download.run(["--verify", folder])
+        #expect(damaged.status == 1)
+        #expect(damaged.stdout.contains("damaged: media/seg002.ts: SHA-256 "), "\(damaged.stdout)")
+        #expect(damaged.stdout.contains("9 of 10 files intact"))
+        server.clearRequestLog()
+        let repaired = await Download.run([url, "--out", folder])
+        #expect(repaired.status == 0, "\(repaired.stderr)")
+        #expect(Download.requested(server) == ["/aes/seg002.ts"])
+        #expect(await Download.run(["--verify", folder]).status == 0)
+    }
+
+    /// Usage and folder errors exit 2: both --variant and --bitrate; a folder that is not a download; a
+    /// folder holding another choice's download.
+    @Test func usageAndFolderErrors() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let url = server.url("/aes/index.m3u8")
+        let both = await Download.run([url, "--out", folder, "--variant", "1", "--bitrate", "5"])
+        #expect(both.status == 2 && both.stderr.contains("--variant or --bitrate"))
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "x".write(toFile: folder + "/other.txt", atomically: true, encoding: .utf8)
+        let foreign = await Download.run([url, "--out", folder])
+        #expect(foreign.status == 2 && foreign.stderr.contains("is not a download folder"), "\(foreign.stderr)")
+        try FileManager.default.removeItem(atPath: folder + "/other.txt")
+        #expect(await Download.run([url, "--out", folder]).status == 0)
+        let other = await Download.run([url, "--out", folder, "--subtitles", "none"])
+        #expect(other.status == 2 && other.stderr.contains("holds the download of \(url) with (the defaults)"), "\(other.stderr)")
+        let notAFolder = await Download.run(["--verify", folder + "/nothing"])
+        #expect(notAFolder.status == 2)
+    }
+}
