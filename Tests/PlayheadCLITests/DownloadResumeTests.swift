@@ -1,5 +1,6 @@
 import Foundation
 import PlayheadOrigin
+import PlayheadTestFixtures
 import Testing
 
 /// `playhead download` when things go wrong: a failing server, a resume, a re-run over a complete folder,
@@ -47,6 +48,60 @@ import Testing
         #expect(server.requestLog.isEmpty)
         #expect(again.stdout.contains("fetched: 0 files, 0 bytes"))
         #expect(again.stdout.contains("9 already on disk"))
+    }
+
+    /// SIGINT stops the download (exit 130) with what was fetched recorded; the next run fetches the rest.
+    @Test func resumesAfterSIGINT() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let url = server.url("/ts/v2/index.m3u8")
+        server.setFault(.stallAfter(bytes: 0), forPath: "/ts/v2/seg006.ts")
+        let process = TestProcess()
+        process.executableURL = URL(fileURLWithPath: CLI.playhead)
+        process.arguments = ["download", url, "--out", folder, "--concurrency", "1", "--quiet"]
+        try process.run()
+        await server.waitForRequests(path: "/ts/v2/seg006.ts")
+        kill(process.processIdentifier, SIGINT)
+        let status = await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: process.terminationStatus) }
+        }
+        #expect(status == 130)
+        #expect(try Download.manifestStatus(folder) == "pending")
+        let complete = try Download.manifestFiles(folder).filter { $0["status"] as? String == "complete" }.compactMap { $0["path"] as? String }
+        #expect(Set(complete) == Set(["master.m3u8"] + (0..<6).map { String(format: "media/seg%03d.ts", $0) }))
+        server.setFault(nil, forPath: "/ts/v2/seg006.ts")
+        server.clearRequestLog()
+        let resumed = await Download.run([url, "--out", folder])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(Download.requested(server).sorted() == ["/ts/v2/seg006.ts", "/ts/v2/seg007.ts"])
+    }
+
+    /// Files renamed into place after the manifest was last written (a process killed outright) are taken
+    /// as complete by the next run, not fetched again.
+    @Test func filesOnDiskTheManifestMissedAreKept() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let url = server.url("/ts/v0/index.m3u8")
+        #expect(await Download.run([url, "--out", folder]).status == 0)
+        let manifestPath = folder + "/download.json"
+        // Every segment pending, as the manifest was before they came (the playlists are written before it).
+        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
+        manifest["status"] = "pending"
+        manifest["files"] = try Download.manifestFiles(folder).map { file -> [String: Any] in
+            guard file["kind"] as? String == "segment" else { return file }
+            return file.filter { !["size", "sha256"].contains($0.key) }.merging(["status": "pending"]) { $1 }
+        }
+        try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: manifestPath))
+        try FileManager.default.removeItem(atPath: folder + "/media/seg003.ts")
+        server.clearRequestLog()
+        let again = await Download.run([url, "--out", folder])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(Download.requested(server) == ["/ts/v0/seg003.ts"])
+        #expect(await Download.run(["--verify", folder]).status == 0)
     }
 
     /// A transient failure is retried (after the back-off) and the download completes.
