@@ -192,3 +192,27 @@ import Testing
         #expect(!localAudio.isEmpty && localAudio == CLI.hashes(audio.stdout))
     }
 }
+
+/// Local names: two resources with the same file name in one playlist get distinct files; a file path is a
+/// source too.
+@Suite struct DownloadNamingTests {
+    @Test func sameNamesFromTwoFoldersGetTwoFiles() async throws {
+        let root = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for (folder, segment) in [("a", "seg000.ts"), ("b", "seg001.ts")] {
+            try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: CLI.streams + "/ts/v0/" + segment, toPath: root + "/\(folder)/seg.ts")
+        }
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na/seg.ts\n#EXTINF:4,\nb/seg.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:4,\na/seg.ts\n#EXT-X-ENDLIST\n"
+            .write(toFile: root + "/list.m3u8", atomically: true, encoding: .utf8)
+        let folder = root + "/out"
+        let out = await Download.run([root + "/list.m3u8", "--out", folder])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(Download.files(folder) == ["download.json", "master.m3u8", "media/2-seg.ts", "media/seg.ts"])
+        let uris = try Download.text(folder, "master.m3u8").split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(uris == ["media/seg.ts", "media/2-seg.ts", "media/seg.ts"])
+        let theirs = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", root + "/list.m3u8", "-map", "0:v", "-f", "framemd5", "-"])
+        let played = await Download.play(folder + "/master.m3u8")
+        #expect(played.hashes.count == 360 && played.hashes == CLI.hashes(theirs.stdout), "\(played.stderr)")
+    }
+}
