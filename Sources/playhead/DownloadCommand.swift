@@ -74,7 +74,9 @@ struct DownloadCommand: AsyncParsableCommand {
             return
         }
         guard source != nil else { throw ValidationError("give the stream's URL (or --verify DIR)") }
-        guard out != nil else { throw ValidationError("give --out DIR, the folder to download into") }
+        guard let out else { throw ValidationError("give --out DIR, the folder to download into") }
+        // An empty value (an unset shell variable) would be the working folder's root, or /.
+        if out.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--out is empty: give the folder to download into") }
         if variant != nil, bitrate != nil { throw ValidationError("give --variant or --bitrate, not both") }
         if let variant, variant < 0 { throw ValidationError("--variant must be 0 or more") }
         if let bitrate, bitrate <= 0 { throw ValidationError("--bitrate must be a positive number of bits per second, got \(bitrate)") }

@@ -159,6 +159,9 @@ import Testing
         let folders = { (f: String) in Set(Download.files(f).compactMap { $0.contains("/") ? String($0.split(separator: "/")[0]) : nil }) }
         #expect(folders(all) == ["variant", "subtitles-en", "subtitles-fr"])
         #expect(folders(none) == ["variant"])
+        // The variant no longer names the subtitle group it lost.
+        let master = try Download.text(none, "master.m3u8")
+        #expect(!master.contains("SUBTITLES="), "\(master)")
         #expect(folders(french) == ["variant", "subtitles-fr"])
         // English in 8 WebVTT segments, French in one file.
         #expect(Download.files(all).filter { $0.hasSuffix(".vtt") }.count == 9)

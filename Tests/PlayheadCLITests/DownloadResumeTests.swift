@@ -112,8 +112,11 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         server.setFault(.status(500), forPath: "/aes/seg002.ts", times: 1)
         server.setFault(.closeConnection, forPath: "/aes/key.bin", times: 1)
+        // The playlist too (it used to fail the run at its first 503).
+        server.setFault(.status(503), forPath: "/aes/index.m3u8", times: 1)
         let out = await Download.run([server.url("/aes/index.m3u8"), "--out", folder, "--retry-delay", "0.01"])
         #expect(out.status == 0, "\(out.stderr)")
+        #expect(Download.requested(server).filter { $0 == "/aes/index.m3u8" }.count == 2)
         #expect(Download.requested(server).filter { $0 == "/aes/seg002.ts" }.count == 2)
         #expect(Download.requested(server).filter { $0 == "/aes/key.bin" }.count == 2)
     }
@@ -193,5 +196,19 @@ import Testing
         #expect(other.status == 2 && other.stderr.contains("holds the download of \(url) with (the defaults)"), "\(other.stderr)")
         let notAFolder = await Download.run(["--verify", folder + "/nothing"])
         #expect(notAFolder.status == 2)
+        // An empty --out (an unset shell variable) is refused, not the working folder's root.
+        let empty = await Download.run([url, "--out", ""])
+        #expect(empty.status == 2 && empty.stderr.contains("--out is empty"), "\(empty.stderr)")
+        // A manifest naming a path outside the folder is not used: nothing is written there.
+        let outside = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: outside) }
+        var manifest = try String(contentsOfFile: folder + "/download.json", encoding: .utf8)
+        let name = try #require(try Download.manifestFiles(folder).compactMap { $0["path"] as? String }.first { $0.hasSuffix(".ts") })
+        let escape = "../" + (outside as NSString).lastPathComponent + "/stolen.ts"
+        manifest = manifest.replacingOccurrences(of: "\"\(name)\"", with: "\"\(escape)\"")
+        try manifest.write(toFile: folder + "/download.json", atomically: true, encoding: .utf8)
+        let tampered = await Download.run([url, "--out", folder])
+        #expect(tampered.status == 2 && tampered.stderr.contains("a path outside the folder"), "\(tampered.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: outside + "/stolen.ts"))
     }
 }

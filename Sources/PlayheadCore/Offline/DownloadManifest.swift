@@ -31,12 +31,24 @@ public struct DownloadManifest: Sendable, Codable, Equatable {
     public static func read(folder: String) throws(DownloadError) -> DownloadManifest? {
         let path = folder + "/" + fileName
         guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let manifest: DownloadManifest
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            return try JSONDecoder().decode(DownloadManifest.self, from: data)
+            manifest = try JSONDecoder().decode(DownloadManifest.self, from: data)
         } catch {
-            throw .folder(path: path, detail: "not a readable download manifest: \(error)")
+            throw .folder(path: path, detail: "not a readable download manifest (remove it, or the folder, to download again): \(error)")
         }
+        // A resume writes and --verify reads these paths: each must stay inside the folder.
+        for file in manifest.files where !Self.isInside(file.path) {
+            throw .folder(path: path, detail: "the manifest names \"\(file.path)\", a path outside the folder: it is not used")
+        }
+        return manifest
+    }
+
+    /// Whether `path` is a relative path that stays inside its folder (no `..` or `.` part, not absolute, not empty).
+    static func isInside(_ path: String) -> Bool {
+        guard !path.isEmpty, !path.hasPrefix("/") else { return false }
+        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != ".." && $0 != "." }
     }
 
     /// Writes the manifest into `folder` atomically (a temporary file renamed over the old one).

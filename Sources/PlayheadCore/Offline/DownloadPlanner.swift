@@ -28,11 +28,31 @@ public struct DownloadPlanner: Sendable {
     /// Creates a planner fetching with `client`.
     public init(client: HTTPClient) { loader = PlaylistLoader(client: client) }
 
+    /// Attempts at a playlist: a transient failure (5xx, 408, 429, a timeout, a transport error) is tried again
+    /// after 0.5 s, then 1 s, 2 s, as the downloader's files are.
+    static let playlistAttempts = 4
+
+    /// Loads a playlist, trying again after transient failures.
+    private func load(_ url: String, imported: [String: String] = [:]) async throws(PlayheadError) -> LoadedPlaylist {
+        var delay = Duration.milliseconds(500)
+        var attempt = 1
+        while true {
+            do {
+                return try await loader.load(url, imported: imported)
+            } catch {
+                guard attempt < Self.playlistAttempts, case let .network(failure) = error, failure.isRetryable,
+                      (try? await Task.sleep(for: delay)) != nil else { throw error }
+                delay *= 2
+                attempt += 1
+            }
+        }
+    }
+
     /// Plans the download of `request`.
     /// - Throws: `DownloadError.player` (a playlist that fails or does not parse), `.live`, `.noMatch`.
     public func plan(_ request: DownloadRequest) async throws(DownloadError) -> DownloadPlan {
         let first: LoadedPlaylist
-        do { first = try await loader.load(request.source) } catch { throw .player(error) }
+        do { first = try await load(request.source) } catch { throw .player(error) }
         var names = LocalNames(reserved: [DownloadManifest.fileName, "master.m3u8"])
         var chosen = DownloadChoice()
         var playlists: [(path: String, source: String, text: String)] = []
@@ -96,11 +116,14 @@ public struct DownloadPlanner: Sendable {
             master.sessionKeys = []
             master.contentSteering = nil
             variant.pathwayId = nil
+            // A group none of whose renditions is kept (`--subtitles none`) is no longer named by the variant.
+            if let group = variant.subtitles, !renditions.contains(where: { $0.type == .subtitles && $0.groupId == group }) { variant.subtitles = nil }
+            if let group = variant.audio, !renditions.contains(where: { $0.type == .audio && $0.groupId == group }) { variant.audio = nil }
             master.variants = [variant]
             playlists.append(("master.m3u8", request.source, master.serialize()))
             for job in jobs {
                 let loaded: LoadedPlaylist
-                do { loaded = try await loader.load(job.url, imported: multivariant.variableValues) } catch { throw .player(error) }
+                do { loaded = try await load(job.url, imported: multivariant.variableValues) } catch { throw .player(error) }
                 guard case let .media(media) = loaded.parsed.playlist else {
                     throw .player(.unexpectedPlaylist(url: job.url, detail: "a multivariant playlist where a media playlist was expected"))
                 }
