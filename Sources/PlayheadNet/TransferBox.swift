@@ -126,6 +126,12 @@ final class TransferBox {
         }
     }
 
+    /// Whether `url` names a scheme the client fetches (http, https, file).
+    static func hasSupportedScheme(_ url: String) -> Bool {
+        let lower = url.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file:")
+    }
+
     /// The outcome once libcurl reports the transfer done with `code`.
     func result(code: CURLcode, configuration: HTTPClientConfiguration) -> Result<HTTPResponse, HTTPError> {
         let url = ticket.url
@@ -136,6 +142,10 @@ final class TransferBox {
             return .failure(.tooLarge(url: url, limit: maxBodyBytes ?? 0))
         case CURLE_OPERATION_TIMEDOUT:
             return .failure(.timeout(url: url, phase: .connect, after: configuration.connectTimeout.secondsDouble))
+        case CURLE_UNSUPPORTED_PROTOCOL where Self.hasSupportedScheme(url):
+            // The URL was fine: the answer was not (HTTP/0.9 garbage on a reused connection after a server sent
+            // more than its Content-Length, a redirect to a scheme not allowed). libcurl's message says which.
+            return .failure(.transport(url: url, curlCode: Int(code.rawValue), message: errorMessage(for: code)))
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
             return .failure(.invalidURL(url))
         default:

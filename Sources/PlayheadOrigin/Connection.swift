@@ -123,6 +123,9 @@ struct Connection {
             guard Socket.sendAll(fd, (plan.head + body.prefix(count))[...]) else { return false }
             _ = pause(milliseconds: -1)
             return false
+        case .redirect(let location)?:
+            let head = "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\n\r\n"
+            return Socket.sendAll(fd, Array(head.utf8)[...])
         default:
             return Socket.sendAll(fd, (plan.head + body)[...])
         }

@@ -20,6 +20,8 @@ extension LoopbackHTTPServer {
         case ignoreRange
         /// Close the connection without answering (the client sees an empty reply).
         case closeConnection
+        /// Answer `302 Found` with this `Location` (any text: another path, another host, another scheme).
+        case redirect(String)
     }
 
     /// One request as the server saw it, logged when the response is chosen (before any delay).

@@ -114,6 +114,22 @@ import Testing
         guard case .transport(url, 18, _)? = error else { Issue.record("got \(String(describing: error))"); return }  // CURLE_PARTIAL_FILE
     }
 
+    /// A redirect to a scheme the client does not follow (file:) is a transport error that says so, not a bad URL:
+    /// the URL asked for was fine.
+    @Test func aRedirectToAFileURLIsATransportErrorNotABadURL() async throws {
+        let fixture = try Fixture()
+        let url = try fixture.write("moved.ts", patternBytes(100))
+        fixture.server.setFault(.redirect("file:///etc/passwd"), forPath: "/moved.ts")
+        let error = await fetchError(fixture.client, url)
+        guard case let .transport(named, 1, message)? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(named == url && !message.isEmpty, "\(message)")
+        // A redirect inside the server is followed.
+        let target = try fixture.write("target.ts", patternBytes(100))
+        fixture.server.setFault(.redirect("/target.ts"), forPath: "/moved.ts")
+        let followed = try await fixture.client.get(url)
+        #expect(followed.body == patternBytes(100) && followed.effectiveURL == target)
+    }
+
     @Test func fileURLsWorkWithAndWithoutRanges() async throws {
         let fixture = try Fixture()
         let bytes = patternBytes(3_000)
