@@ -40,6 +40,9 @@ struct LocalNames {
     /// `folder/name`, or `name` at the top.
     static func join(_ folder: String, _ name: String) -> String { folder.isEmpty ? name : folder + "/" + name }
 
+    /// The longest file name given (ASCII, so bytes): room is left for a number and the temporary suffix.
+    static let maximumNameBytes = 200
+
     /// A safe file name from the URL's last path part.
     static func fileName(of url: String, kind: DownloadFile.Kind) -> String {
         let path = URL(string: url)?.path ?? url
@@ -48,6 +51,12 @@ struct LocalNames {
         while name.hasPrefix(".") { name.removeFirst() }
         if name.isEmpty { name = kind == .key ? "key.bin" : "file" }
         if name.hasSuffix(AtomicFile.temporarySuffix) { name += "_" }
+        // File systems take 255 bytes a name; the temporary suffix and a number must still fit. A long name
+        // keeps its start and its extension (the numbering keeps two shortened names apart).
+        if name.utf8.count > maximumNameBytes {
+            let dot = name.lastIndex(of: ".").map { name[$0...] }.flatMap { $0.count <= 12 ? String($0) : nil } ?? ""
+            name = String(name.prefix(maximumNameBytes - dot.count)) + dot
+        }
         return name
     }
 
