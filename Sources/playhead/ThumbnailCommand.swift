@@ -112,7 +112,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     /// The lines describing a thumbnail: source, entry, frame, md5.
     static func describe(_ thumbnail: Thumbnail, time: Double) -> String {
         var lines = ["source: \(thumbnail.source.rawValue) \(thumbnail.listURL)"]
-        var entry = "entry: \(thumbnail.entryIndex) at \(seconds(thumbnail.entryStart)) s, \(seconds(thumbnail.entryDuration)) s (for \(seconds(time)) s): \(thumbnail.resourceURL)"
+        var entry = "entry: \(thumbnail.entryIndex) at \(seconds(thumbnail.entryStart)) s, \(seconds(thumbnail.entryDuration)) s (for \(asked(time)) s): \(thumbnail.resourceURL)"
         if let range = thumbnail.byteRange { entry += " bytes \(range.length)@\(range.offset)" }
         if let rect = thumbnail.rect { entry += " #xywh=\(rect)" }
         lines.append(entry)
@@ -157,6 +157,12 @@ struct ThumbnailCommand: AsyncParsableCommand {
     }
 
     private static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    /// The time asked for: three decimals, or as many as it has (3.9999 is not shown as 4.000).
+    private static func asked(_ value: Double) -> String {
+        let short = seconds(value)
+        return abs((Double(short) ?? value) - value) < 1e-9 ? short : String(format: "%.9g", value)
+    }
 }
 
 extension ThumbnailSourceKind: ExpressibleByArgument {}

@@ -42,6 +42,13 @@ import Testing
         return try #require(ranges.indices.contains(entry) ? ranges[entry] : nil)
     }
 
+    /// The time asked for is printed as asked: 3.9999 s is not shown as 4.000 s (which read as the wrong entry).
+    @Test func theTimeAskedForIsPrintedAsAsked() async throws {
+        let out = await CLI.run(CLI.playhead, ["thumbnail", CLI.streams + "/thumbs/master.m3u8", "--time", "3.9999"])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.contains("entry: 1 at 2.000 s, 2.000 s (for 3.9999 s): "), "\(out.stdout)")
+    }
+
     @Test func listsTheIFrameEntriesAndTheTracksCues() async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }
