@@ -102,6 +102,11 @@ let package = Package(
             dependencies: ["PlayheadTestFixtures", "PlayheadCore", "PlayheadHLS", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin"],
             path: "Tests/PlayheadThumbnailTests"
         ),
+        .testTarget(
+            name: "PlayheadCatalogueTests",
+            dependencies: ["PlayheadTestFixtures", "PlayheadCore", "PlayheadHLS", "PlayheadMedia", "PlayheadNet", "PlayheadOrigin"],
+            path: "Tests/PlayheadCatalogueTests"
+        ),
         .testTarget(name: "PlayheadCoreTests", dependencies: ["PlayheadCore", "PlayheadHLS"], path: "Tests/PlayheadCoreTests"),
         .testTarget(name: "PlayheadLiveTests", dependencies: ["PlayheadTestFixtures", "PlayheadCore", "PlayheadHLS"], path: "Tests/PlayheadLiveTests"),
         .testTarget(name: "PlayheadAdsTests", dependencies: ["PlayheadAds"], path: "Tests/PlayheadAdsTests"),

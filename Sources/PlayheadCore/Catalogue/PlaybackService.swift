@@ -1,0 +1,121 @@
+import Foundation
+import PlayheadNet
+
+/// A client for a Brightcove-style Playback API (F29; the PSDK's `BCOVPlaybackService`): videos and
+/// playlists by id or reference id, over HTTP GET.
+///
+/// Requests go to `BASE/playback/v1/accounts/ACCOUNT/videos/ID` (`…/videos/ref:REF`) and
+/// `…/playlists/ID` (`…/playlists/ref:REF`, with `limit` and `offset` query parameters for paging), with
+/// `Accept: application/json;pk=POLICY_KEY` and, when an auth token is given (the Playback Authorization
+/// Service), `Authorization: Bearer TOKEN`. Error answers become ``CatalogueError``s naming the URL and the
+/// service's error code.
+public struct PlaybackService: Sendable {
+    /// Brightcove's own service: `https://edge.api.brightcove.com`.
+    public static let defaultBaseURL = "https://edge.api.brightcove.com"
+
+    /// The service's base URL, without a trailing slash.
+    public let baseURL: String
+    /// The account id.
+    public let accountId: String
+    /// The policy key (sent in the Accept header).
+    public let policyKey: String
+    /// The playback authorization token (a JWT), if any.
+    public let authToken: String?
+    /// The client the requests go through.
+    public let client: HTTPClient
+
+    /// Creates a client.
+    /// - Parameters:
+    ///   - baseURL: The service (default ``defaultBaseURL``); http, https or file.
+    ///   - accountId: The account id.
+    ///   - policyKey: The policy key.
+    ///   - authToken: A playback authorization token, sent as a bearer token.
+    ///   - client: The HTTP client.
+    public init(baseURL: String = defaultBaseURL, accountId: String, policyKey: String, authToken: String? = nil, client: HTTPClient) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.accountId = accountId
+        self.policyKey = policyKey
+        self.authToken = authToken.flatMap { $0.isEmpty ? nil : $0 }
+        self.client = client
+    }
+
+    /// The request headers: Accept with the policy key, and Authorization when a token is set.
+    public var headers: [String: String] {
+        var headers = ["Accept": "application/json;pk=\(policyKey)"]
+        if let authToken { headers["Authorization"] = "Bearer \(authToken)" }
+        return headers
+    }
+
+    /// The URL of a video.
+    public func videoURL(_ reference: CatalogueReference) -> String {
+        accountURL + "/videos/" + Self.escaped(reference.pathSegment)
+    }
+
+    /// The URL of a playlist page (`limit`, `offset` as query parameters when given).
+    public func playlistURL(_ reference: CatalogueReference, limit: Int? = nil, offset: Int? = nil) -> String {
+        var query: [String] = []
+        if let limit { query.append("limit=\(limit)") }
+        if let offset { query.append("offset=\(offset)") }
+        return accountURL + "/playlists/" + Self.escaped(reference.pathSegment) + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+    }
+
+    private var accountURL: String { baseURL + "/playback/v1/accounts/" + Self.escaped(accountId) }
+
+    /// Finds a video by id or reference id.
+    public func findVideo(_ reference: CatalogueReference) async throws(CatalogueError) -> CatalogueVideo {
+        try validate(reference)
+        let url = videoURL(reference)
+        return try CatalogueJSON.video(from: try await get(url), url: url)
+    }
+
+    /// Finds a playlist (or one page of it: at most `limit` videos from index `offset`).
+    public func findPlaylist(_ reference: CatalogueReference, limit: Int? = nil, offset: Int? = nil) async throws(CatalogueError) -> CataloguePlaylist {
+        try validate(reference)
+        if let limit, limit < 1 { throw .invalidRequest("limit must be 1 or more, got \(limit)") }
+        if let offset, offset < 0 { throw .invalidRequest("offset must be 0 or more, got \(offset)") }
+        let url = playlistURL(reference, limit: limit, offset: offset)
+        return try CatalogueJSON.playlist(from: try await get(url), url: url, limit: limit, offset: offset)
+    }
+
+    /// The bumper to play before `video` (the PSDK's bumper support): the one its custom field `bumper_id`
+    /// names, which takes precedence, else `configured` (the service's bumper id or reference id); nil
+    /// when neither is set.
+    public func findBumper(for video: CatalogueVideo, configured: CatalogueReference? = nil) async throws(CatalogueError) -> CatalogueVideo? {
+        guard let reference = video.bumperId.map(CatalogueReference.id) ?? configured else { return nil }
+        return try await findVideo(reference)
+    }
+
+    private func validate(_ reference: CatalogueReference) throws(CatalogueError) {
+        if reference.pathSegment.isEmpty || reference.pathSegment == "ref:" { throw .invalidRequest("an empty id names nothing") }
+        if accountId.isEmpty { throw .invalidRequest("an account id is required") }
+        let lower = baseURL.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file:") else {
+            throw .invalidRequest("the service URL must be http, https or file, got \"\(baseURL)\"")
+        }
+    }
+
+    /// GETs `url` and maps failures: an error status with a Brightcove error array becomes ``CatalogueError/api(url:status:code:subcode:message:)``.
+    private func get(_ url: String) async throws(CatalogueError) -> [UInt8] {
+        do {
+            return try await client.get(url, headers: headers).body
+        } catch {
+            switch error {
+            case let .status(_, code, body):
+                if let entry = CatalogueJSON.errorEntry(from: body) {
+                    throw .api(url: url, status: code, code: entry.code, subcode: entry.subcode, message: entry.message)
+                }
+                let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                throw .http(url: url, status: code, body: String(text.prefix(200)))
+            default:
+                throw .transport(url: url, message: "\(error)")
+            }
+        }
+    }
+
+    /// `segment` with everything but unreserved characters and `:` percent-encoded (a reference id may hold
+    /// spaces or slashes).
+    static func escaped(_ segment: String) -> String {
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:")
+        return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
+    }
+}
