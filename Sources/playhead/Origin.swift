@@ -25,6 +25,10 @@ struct Origin: AsyncParsableCommand {
     @Option(help: "Write the port listened on to this file once serving (useful with --port 0).")
     var portFile: String?
 
+    @Option(name: .customLong("playback-api"),
+            help: "ACCOUNT:POLICY_KEY[:TOKEN] — also serve a mock Brightcove-style Playback API below /playback/v1/ with a demo catalogue over the generated test streams (videos 1001 ts, 1002 fmp4, 1003 bumper, 1004 MP4 only; playlist 2001), requiring that policy key (and token).")
+    var playbackAPI: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         var isDirectory: ObjCBool = false
@@ -32,22 +36,44 @@ struct Origin: AsyncParsableCommand {
             throw ValidationError("\(root) is not a folder")
         }
         if let portFile, let reason = Play.unwritable(portFile) { throw ValidationError("--port-file \(portFile): \(reason)") }
+        if let playbackAPI, Self.apiSettings(playbackAPI) == nil {
+            throw ValidationError("--playback-api takes ACCOUNT:POLICY_KEY[:TOKEN] with a non-empty account and key, got \"\(playbackAPI)\"")
+        }
+    }
+
+    static func apiSettings(_ text: String) -> (account: String, key: String, token: String?)? {
+        let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        return (parts[0], parts[1], parts.count > 2 && !parts[2].isEmpty ? parts[2] : nil)
     }
 
     func run() async throws {
-        let server: LoopbackHTTPServer
+        let server: LoopbackHTTPServer?
+        let api: PlaybackAPIServer?
         do {
-            server = try LoopbackHTTPServer(root: root, port: port)
+            if let settings = playbackAPI.flatMap(Self.apiSettings) {
+                let started = try PlaybackAPIServer(accountId: settings.account, policyKey: settings.key, authToken: settings.token,
+                                                    mediaDirectory: root, port: port)
+                started.registerDemoCatalogue()
+                (server, api) = (nil, started)
+            } else {
+                (server, api) = (try LoopbackHTTPServer(root: root, port: port), nil)
+            }
         } catch {
             printError("cannot listen on 127.0.0.1:\(port): \(error)")
             throw ExitCode(2)
         }
-        try writePortFile(portFile, port: server.port)
+        let baseURL = server?.baseURL ?? api?.baseURL ?? ""
+        try writePortFile(portFile, port: server?.port ?? api?.port ?? 0)
         let banner = OutputBuffer(fd: OutputBuffer.standardOutput)
-        banner.write("serving \(root) at \(server.baseURL)\n")
+        banner.write("serving \(root) at \(baseURL)\n")
+        if let api { banner.write("playback API for account \(api.accountId) at \(baseURL)\(PlaybackAPIServer.apiPrefix)\(api.accountId)/\n") }
         banner.flush()
         // Serves until the process is interrupted or terminated; nothing is kept that needs saving.
-        while true { try await Task.sleep(for: .seconds(3600)) }
+        while true {
+            try await Task.sleep(for: .seconds(3600))
+            withExtendedLifetime((server, api)) {}
+        }
     }
 }
 

@@ -10,7 +10,7 @@ struct Playhead: AsyncParsableCommand {
         commandName: "playhead",
         abstract: "A headless HLS reference player: real fetches (libcurl), real decoding (FFmpeg).",
         version: version,
-        subcommands: [Play.self, Inspect.self, Frames.self, ThumbnailCommand.self, DownloadCommand.self, CheckAds.self, Origin.self, AdServerCommand.self, Bench.self, Serve.self, Soak.self]
+        subcommands: [Play.self, QueueCommand.self, CatalogueCommand.self, Inspect.self, Frames.self, ThumbnailCommand.self, DownloadCommand.self, CheckAds.self, Origin.self, AdServerCommand.self, Bench.self, Serve.self, Soak.self]
     )
 
     /// Runs the command line. Usage errors exit with 2 (not ArgumentParser's 64), so scripts can tell

@@ -1,0 +1,159 @@
+import Foundation
+import PlayheadOrigin
+import PlayheadTestFixtures
+import Testing
+
+/// `playhead catalogue` and `playhead queue` end to end against the mock Playback API on 127.0.0.1,
+/// whose videos' sources are the generated streams it serves.
+@Suite struct CatalogueCommandTests {
+    static let account = "57838016001"
+    static let key = "BCpkADawqM-cli"
+
+    static func server(token: String? = nil) throws -> PlaybackAPIServer {
+        let server = try PlaybackAPIServer(accountId: account, policyKey: key, authToken: token, mediaDirectory: CLI.streams)
+        server.registerDemoCatalogue()
+        return server
+    }
+
+    static func service(_ server: PlaybackAPIServer) -> [String] {
+        ["--account", account, "--policy-key", key, "--base-url", server.baseURL]
+    }
+
+    @Test func printsAVideoAndTheSourceChosen() async throws {
+        let server = try Self.server(token: "tok-1")
+        let text = await CLI.run(CLI.playhead, ["catalogue", "video", "1001", "--auth-token", "tok-1"] + Self.service(server))
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("video 1001 \"Demo TS ladder\" (ref:demo-ts), 30.000 s"))
+        #expect(text.stdout.contains("[0] application/x-mpegURL \(server.url("/ts/master.m3u8")) (M2TS, avc1,mp4a)  ← chosen"))
+        #expect(text.stdout.contains("chosen: \(server.url("/ts/master.m3u8"))"))
+        #expect(text.stdout.contains("[DRM: com.widevine.alpha]") && text.stdout.contains("cue point: AD midroll at 15.000 s"))
+        // The headers the server saw.
+        let request = try #require(server.requests.last)
+        #expect(request.accept == "application/json;pk=\(Self.key)" && request.authorization == "Bearer tok-1")
+
+        let json = await CLI.run(CLI.playhead, ["catalogue", "video", "ref:demo-bumper", "--auth-token", "tok-1", "--json"] + Self.service(server))
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let video = try #require(object["video"] as? [String: Any])
+        #expect(video["id"] as? String == "1003" && video["durationSeconds"] as? Double == 10)
+        #expect((object["source"] as? [String: Any])?["src"] as? String == server.url("/ad/master.m3u8"))
+        #expect((video["sources"] as? [Any])?.count == 3)
+    }
+
+    @Test func failuresExitOneNamingTheURLAndCode() async throws {
+        let server = try Self.server(token: "tok-1")
+        let noToken = await CLI.run(CLI.playhead, ["catalogue", "video", "1001"] + Self.service(server))
+        #expect(noToken.status == 1)
+        #expect(noToken.stderr.contains("ACCESS_DENIED (TOKEN_REQUIRED) from \(server.url("/playback/v1/accounts/\(Self.account)/videos/1001")), HTTP 403"), "\(noToken.stderr)")
+        let missing = await CLI.run(CLI.playhead, ["catalogue", "video", "42", "--auth-token", "tok-1"] + Self.service(server))
+        #expect(missing.status == 1 && missing.stderr.contains("VIDEO_NOT_FOUND from") && missing.stderr.contains("/videos/42, HTTP 404"))
+        // A video without an HLS source is printed, and the exit status says it cannot be played.
+        let mp4 = await CLI.run(CLI.playhead, ["catalogue", "video", "1004", "--auth-token", "tok-1"] + Self.service(server))
+        #expect(mp4.status == 1 && mp4.stdout.contains("no playable source: video 1004: no HLS source (only MP4 and DASH"))
+        let usage = await CLI.run(CLI.playhead, ["catalogue", "video", "1001", "--base-url", server.baseURL, "--account", Self.account])
+        #expect(usage.status == 2 && usage.stderr.contains("needs --policy-key"))
+        let badLimit = await CLI.run(CLI.playhead, ["catalogue", "playlist", "2001", "--limit", "0"] + Self.service(server))
+        #expect(badLimit.status == 2 && badLimit.stderr.contains("--limit must be 1 or more"))
+    }
+
+    @Test func pagesAPlaylist() async throws {
+        let server = try Self.server()
+        let page = await CLI.run(CLI.playhead, ["catalogue", "playlist", "ref:demo-playlist", "--limit", "2", "--offset", "1", "--json"] + Self.service(server))
+        #expect(page.status == 0, "\(page.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(page.stdout.utf8)) as? [String: Any])
+        let playlist = try #require(object["playlist"] as? [String: Any])
+        #expect((playlist["videos"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["1002", "1004"])
+        #expect(playlist["count"] as? Int == 3 && playlist["offset"] as? Int == 1 && playlist["limit"] as? Int == 2)
+        #expect((object["sources"] as? [Any])?.first as? String == server.url("/fmp4/master.m3u8"))
+        #expect((object["sources"] as? [Any])?.last is NSNull)
+        #expect(server.requests.last?.query == "limit=2&offset=1")
+        let text = await CLI.run(CLI.playhead, ["catalogue", "playlist", "2001"] + Self.service(server))
+        #expect(text.stdout.hasPrefix("playlist 2001 \"Demo playlist\" (ref:demo-playlist): 3 videos of 3 (0–2)\n"), "\(text.stdout)")
+    }
+
+    /// A queue of catalogue videos and URLs with a bumper, an insertion and two failing entries: the
+    /// order, the exit status, the report, and every played item's frames equal to its own `play`.
+    @Test func queuePlaysCatalogueVideosInOrder() async throws {
+        let server = try Self.server()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("catalogue-queue-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let inserted = server.url("/cues/ad/v1/index.m3u8")
+        let outcome = await CLI.run(CLI.playhead, ["queue", "bc:ref:demo-bumper", "bc:1004", server.url("/nope/index.m3u8"), server.url("/ad/v1/index.m3u8"),
+                                                   "--bumper", server.url("/cues/ad/v0/index.m3u8"), "--insert-after", "0:\(inserted)",
+                                                   "--report", dir + "/report.json", "--events", dir + "/events.ndjson",
+                                                   "--framemd5", dir + "/queue.framemd5"] + Self.service(server))
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("item 3 bc:1004 (MP4 only) failed: video 1004: no HLS source"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("item 4 \(server.url("/nope/index.m3u8")) failed: HTTP 404"))
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/report.json"))) as? [String: Any])
+        let items = try #require(report["items"] as? [[String: Any]])
+        let entries = items.compactMap { $0["item"] as? [String: Any] }
+        #expect(entries.map { $0["title"] as? String ?? "" } == [server.url("/cues/ad/v0/index.m3u8"), "bc:1003 (Demo bumper)", inserted, "bc:1004 (MP4 only)",
+                                                                 server.url("/nope/index.m3u8"), server.url("/ad/v1/index.m3u8")])
+        #expect(entries.first?["role"] as? String == "bumper")
+        #expect(items.map { $0["status"] as? String ?? "" } == ["completed", "completed", "completed", "failed", "error", "completed"])
+        #expect(report["failed"] as? [Int] == [3, 4])
+        let gaps = try #require(report["gaps"] as? [[String: Any]])
+        #expect(gaps.map { "\($0["fromIndex"] as? Int ?? -1)→\($0["toIndex"] as? Int ?? -1)" } == ["0→1", "1→2", "2→5"])
+        #expect(gaps.prefix(2).allSatisfy { $0["preloaded"] as? Bool == true })
+
+        // The events: the queue's lifecycle and the sessions' own, each with its item.
+        let lines = try String(contentsOfFile: dir + "/events.ndjson", encoding: .utf8).split(separator: "\n")
+        #expect(lines.contains { $0.contains("\"name\":\"queueAdvanced\"") && $0.contains("\"from\":\"0\"") })
+        #expect(lines.contains { $0.hasPrefix("{\"item\":5,") && $0.contains("\"event\":\"playCompleted\"") })
+        #expect(lines.last?.contains("\"name\":\"queueCompleted\"") == true)
+
+        // Every item that played presented the frames its own `play` presents, one after another.
+        let queued = CLI.hashes(try String(contentsOfFile: dir + "/queue.framemd5", encoding: .utf8))
+        var alone: [String] = []
+        for url in [server.url("/cues/ad/v0/index.m3u8"), server.url("/ad/master.m3u8"), inserted, server.url("/ad/v1/index.m3u8")] {
+            let play = await CLI.run(CLI.playhead, ["play", url, "--framemd5", "-", "--quiet"])
+            #expect(play.status == 0)
+            alone += CLI.hashes(play.stdout)
+        }
+        #expect(alone.count >= 1200)
+        #expect(queued == alone)
+    }
+
+    @Test func queueUsageErrors() async throws {
+        let none = await CLI.run(CLI.playhead, ["queue"])
+        #expect(none.status == 2 && none.stderr.contains("give at least one item"))
+        let noAccount = await CLI.run(CLI.playhead, ["queue", "bc:1001", "--policy-key", "k"])
+        #expect(noAccount.status == 2 && noAccount.stderr.contains("bc:1001 needs --account"), "\(noAccount.stderr)")
+        let badInsert = await CLI.run(CLI.playhead, ["queue", "a.m3u8", "--insert-after", "x:b.m3u8"])
+        #expect(badInsert.status == 2 && badInsert.stderr.contains("--insert-after takes I:ITEM"))
+        let farInsert = await CLI.run(CLI.playhead, ["queue", "/nonexistent/a.m3u8", "--insert-after", "3:b.m3u8"])
+        #expect(farInsert.status == 2 && farInsert.stderr.contains("no item 3 (the items are 0…0)"), "\(farInsert.stderr)")
+        let badItem = await CLI.run(CLI.playhead, ["queue", "bc:", "--account", "1", "--policy-key", "k"])
+        #expect(badItem.status == 2 && badItem.stderr.contains("give bc:VIDEO_ID, bc:ref:REF or bc:playlist:ID"))
+    }
+
+    /// `playhead origin --playback-api` serves the demo catalogue beside the streams; `queue` plays a
+    /// catalogue playlist from it without and with preloading, and the gap shrinks.
+    @Test func originServesTheDemoCatalogue() async throws {
+        let process = TestProcess()
+        process.executableURL = URL(fileURLWithPath: CLI.playhead)
+        process.arguments = ["origin", CLI.streams, "--port", "0", "--playback-api", "\(Self.account):\(Self.key)"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try ChildProcess.launch(process)
+        defer { process.terminate(); process.waitUntilExit() }
+        let banner = await AdServerCommandTests.firstLine(of: out.fileHandleForReading)
+        let base = try #require(banner.components(separatedBy: " at ").last?.trimmingCharacters(in: .whitespaces))
+        let service = ["--account", Self.account, "--policy-key", Self.key, "--base-url", base]
+        let video = await CLI.run(CLI.playhead, ["catalogue", "video", "ref:demo-fmp4"] + service)
+        #expect(video.status == 0 && video.stdout.contains("chosen: \(base)/fmp4/master.m3u8"), "\(video.stdout)\(video.stderr)")
+        var gaps: [Bool: Double] = [:]
+        for preload in [true, false] {
+            let queue = await CLI.run(CLI.playhead, ["queue", "bc:1003", "bc:1003", "--mode", "demux", "--report", "-", "--quiet"] + service
+                                      + (preload ? [] : ["--no-preload"]))
+            #expect(queue.status == 0, "\(queue.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(queue.stdout.utf8)) as? [String: Any])
+            gaps[preload] = (report["gaps"] as? [[String: Any]])?.first?["seconds"] as? Double
+        }
+        let with = try #require(gaps[true]), without = try #require(gaps[false])
+        #expect(without - with > 0.15, "gap \(without) s without preload, \(with) s with")
+    }
+}
