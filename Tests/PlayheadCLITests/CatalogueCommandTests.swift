@@ -157,3 +157,29 @@ import Testing
         #expect(without - with > 0.15, "gap \(without) s without preload, \(with) s with")
     }
 }
+
+/// `queue bc:playlist:ID` plays a catalogue playlist's videos; a video's custom field bumper_id names the
+/// bumper, over --bumper; --duration stops each item.
+@Suite struct QueueCatalogueExtrasTests {
+    @Test func playlistItemsAndTheVideosBumper() async throws {
+        let server = try CatalogueCommandTests.server()
+        try server.registerVideo(json: PlaybackAPIServer.videoDocument(id: "3001", name: "With bumper", durationSeconds: 10,
+                                                                       hlsURL: server.url("/ad/v1/index.m3u8"), customFields: ["bumper_id": "1003"]))
+        let service = CatalogueCommandTests.service(server)
+        let playlist = await CLI.run(CLI.playhead, ["queue", "bc:playlist:2001", "--duration", "2", "--mode", "demux", "--report", "-", "--quiet"] + service)
+        #expect(playlist.status == 1, "\(playlist.stderr)")  // 1004 has no HLS source
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(playlist.stdout.utf8)) as? [String: Any])
+        let items = try #require(report["items"] as? [[String: Any]])
+        #expect(items.compactMap { ($0["item"] as? [String: Any])?["videoId"] as? String } == ["1001", "1002", "1004"])
+        #expect(items.map { $0["status"] as? String ?? "" } == ["stopped", "stopped", "failed"])
+
+        let bumpered = await CLI.run(CLI.playhead, ["queue", "bc:3001", "--bumper", server.url("/cues/ad/v0/index.m3u8"), "--mode", "demux",
+                                                    "--report", "-", "--quiet"] + service)
+        #expect(bumpered.status == 0, "\(bumpered.stderr)")
+        #expect(bumpered.stderr.contains("video 3001 names bumper 1003 in its custom fields, which takes precedence over --bumper"))
+        let second = try #require(try JSONSerialization.jsonObject(with: Data(bumpered.stdout.utf8)) as? [String: Any])
+        let entries = (second["items"] as? [[String: Any]])?.compactMap { $0["item"] as? [String: Any] } ?? []
+        #expect(entries.map { $0["videoId"] as? String ?? "" } == ["1003", "3001"])
+        #expect(entries.map { $0["role"] as? String ?? "" } == ["bumper", "content"])
+    }
+}
