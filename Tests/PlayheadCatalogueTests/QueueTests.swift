@@ -209,6 +209,18 @@ enum QueueFixtures {
     }
 }
 
+extension QueueTests {
+    @Test func stopEndsTheQueueAtTheItemPlaying() async throws {
+        let origin = try LoopbackHTTPServer(root: QueueFixtures.streams)
+        let items = [QueueItem(url: origin.url("/ad/v0/index.m3u8")), QueueItem(url: origin.url("/ad/v1/index.m3u8"))]
+        let run = await QueueFixtures.run(items, mode: .demux) { queue in queue.stop() }
+        let report = try #require(run.report)
+        #expect(report.stopped)
+        #expect(report.items.map(\.status) == ["stopped"])
+        #expect(run.lifecycle == ["sessionStarted 0", "sessionEnded 0", "queueCompleted"])
+    }
+}
+
 /// The queue on the real clock: items advance and gaps are measured in wall time.
 @Suite struct QueueRealClockTests {
     @Test func itemsAdvanceOnTheRealClock() async throws {

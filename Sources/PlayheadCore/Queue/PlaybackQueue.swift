@@ -70,7 +70,6 @@ public final class PlaybackQueue: @unchecked Sendable {
     private struct ClockState {
         var itemStart = 0.0
         var driver: (any SessionDriver)?
-        var realOrigin: ContinuousClock.Instant?
     }
 
     /// Creates a queue.
@@ -250,7 +249,7 @@ public final class PlaybackQueue: @unchecked Sendable {
         for preload in lock.withLock({ preloads.values }) { preload.task.cancel() }
         report.stopped = lock.withLock {
             current = max(current, index)
-            return stopRequested && index < items.count
+            return stopRequested
         }
         report.totalSeconds = isVirtual ? queueTime : Self.seconds(since: origin)
         bus.post(.custom(name: "queueCompleted", payload: ["items": String(report.items.count), "failed": String(report.failed.count),
