@@ -108,11 +108,8 @@ struct CheckAds: AsyncParsableCommand {
             throw ExitCode(1)
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let body: [String: AnyEncodable] = ["boundaries": AnyEncodable(result.boundaries), "records": AnyEncodable(result.report.adBoundaries),
-                                                "allExact": AnyEncodable(result.allExact)]
-            FileHandle.standardOutput.write(try encoder.encode(body) + Data("\n".utf8))
+            try Self.printJSON(["boundaries": AnyEncodable(result.boundaries), "records": AnyEncodable(result.report.adBoundaries),
+                                "allExact": AnyEncodable(result.allExact)])
         } else {
             print(Self.table(result.boundaries))
         }
@@ -137,6 +134,13 @@ struct CheckAds: AsyncParsableCommand {
         if !result.allExact { throw ExitCode(3) }
     }
 
+    /// Prints `body` as pretty, key-sorted JSON on standard output.
+    static func printJSON(_ body: [String: AnyEncodable]) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        FileHandle.standardOutput.write(try encoder.encode(body) + Data("\n".utf8))
+    }
+
     /// `--ssai`: the stitched ads' boundaries.
     func runSSAI() async throws {
         var url = ResourceURL.fromArgument(source)
@@ -154,11 +158,8 @@ struct CheckAds: AsyncParsableCommand {
             throw ExitCode(1)
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let body: [String: AnyEncodable] = ["boundaries": AnyEncodable(result.boundaries), "ssai": AnyEncodable(result.report.ssai),
-                                                "allExact": AnyEncodable(result.allExact)]
-            FileHandle.standardOutput.write(try encoder.encode(body) + Data("\n".utf8))
+            try Self.printJSON(["boundaries": AnyEncodable(result.boundaries), "ssai": AnyEncodable(result.report.ssai),
+                                "allExact": AnyEncodable(result.allExact)])
         } else {
             print(Self.ssaiTable(result.boundaries))
         }

@@ -50,7 +50,9 @@ final class SessionOutputs: @unchecked Sendable {
     /// Events reach their file or pipe at most this long after they happen: 0.2 s of wall time.
     static let eventsFlushNanoseconds: UInt64 = 200_000_000
 
-    private static func open(_ target: String?) throws -> OutputBuffer? {
+    /// The buffer for an output option's value: nil without one, standard output for `-`, else the file
+    /// (exit 2 naming it when it cannot be opened).
+    static func open(_ target: String?) throws -> OutputBuffer? {
         guard let target else { return nil }
         if target == "-" { return OutputBuffer(fd: OutputBuffer.standardOutput) }
         guard let file = OutputBuffer(path: target) else {

@@ -224,9 +224,9 @@ final class QueueOutputs: @unchecked Sendable {
     private var md5: FrameMD5Output?
 
     init(events: String?, framemd5: String?, queue: PlaybackQueue) throws {
-        eventsOut = try Self.open(events)
+        eventsOut = try SessionOutputs.open(events)
         eventsOut?.flushIntervalNanoseconds = SessionOutputs.eventsFlushNanoseconds
-        md5Out = try Self.open(framemd5)
+        md5Out = try SessionOutputs.open(framemd5)
         if let eventsOut {
             queue.bus.subscribe { [lock] event in lock.withLock { eventsOut.write(Self.line(event, item: nil)) } }
         }
@@ -251,16 +251,6 @@ final class QueueOutputs: @unchecked Sendable {
         let text = event.jsonLine()
         guard let item, text.hasPrefix("{") else { return text + "\n" }
         return "{\"item\":\(item)," + text.dropFirst() + "\n"
-    }
-
-    private static func open(_ target: String?) throws -> OutputBuffer? {
-        guard let target else { return nil }
-        if target == "-" { return OutputBuffer(fd: OutputBuffer.standardOutput) }
-        guard let file = OutputBuffer(path: target) else {
-            printError("cannot write \(target): \(String(cString: strerror(errno)))")
-            throw ExitCode(2)
-        }
-        return file
     }
 
     func finish() {
