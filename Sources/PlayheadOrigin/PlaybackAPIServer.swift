@@ -50,6 +50,14 @@ public final class PlaybackAPIServer: Sendable {
         var playlists: [String: Playlist] = [:]
         var playlistReferences: [String: String] = [:]
         var log: [Request] = []
+        var defaultLimit: Int?
+    }
+
+    /// How many videos a playlist page holds when the request names no `limit` (the real service's default
+    /// is 20); nil (the default here) answers them all.
+    public var defaultLimit: Int? {
+        get { catalogue.withLock { $0.defaultLimit } }
+        set { catalogue.withLock { $0.defaultLimit = newValue } }
     }
 
     /// The account served.
@@ -267,7 +275,7 @@ public final class PlaybackAPIServer: Sendable {
                 if kv[0] == "limit" { limit = value } else { offset = value }
             }
             let available = playlist.videoIds.compactMap { state.videos[$0] }
-            let page = available.dropFirst(offset).prefix(limit ?? Int.max)
+            let page = available.dropFirst(offset).prefix(limit ?? state.defaultLimit ?? Int.max)
             let videos = page.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ",\n")
             let body = """
             {"id": \(quoted(playlist.id)), "account_id": \(quoted(accountId)), "reference_id": \(playlist.referenceId.map(quoted) ?? "null"),

@@ -125,7 +125,7 @@ struct QueueCommand: AsyncParsableCommand {
                 let video = try await playback.findVideo(reference)
                 return ([QueueItem.video(video, policy: policy, role: role)], [video])
             case let .playlist(reference):
-                let playlist = try await playback.findPlaylist(reference)
+                let playlist = try await playback.findWholePlaylist(reference)
                 if playlist.videos.isEmpty { return ([.failed(title: entry, reason: "playlist \(reference) has no videos", role: role)], []) }
                 return (playlist.videos.map { QueueItem.video($0, policy: policy, role: role) }, playlist.videos)
             }

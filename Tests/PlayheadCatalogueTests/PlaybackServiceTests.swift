@@ -64,6 +64,34 @@ import Testing
         await #expect(throws: CatalogueError.invalidRequest("limit must be 1 or more, got 0")) { try await service.findPlaylist(.id("900"), limit: 0) }
     }
 
+    /// A playlist longer than a page (the service's default page is 20; here 2): the whole playlist is every page,
+    /// not the first (a queue of bc:playlist: played 20 of 25).
+    @Test func theWholePlaylistIsEveryPage() async throws {
+        let server = try Self.server()
+        server.defaultLimit = 2
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let service = PlaybackService(baseURL: server.baseURL, accountId: "57838016001", policyKey: "BCpkADawqM-test", client: client)
+        #expect(try await service.findPlaylist(.id("900")).videos.count == 2)
+        let whole = try await service.findWholePlaylist(.id("900"), pageSize: 2)
+        #expect(whole.videos.map(\.id) == ["101", "102", "103", "104", "105"])
+        #expect(server.requests.map(\.query) == [nil, nil, "limit=2&offset=2", "limit=2&offset=4"])
+    }
+
+    /// Ids and accounts of dots are refused (URL normalisation would take `..` as the parent); sources the player
+    /// cannot fetch are never chosen, and a relative one counts from the service's URL.
+    @Test func dotIdsAreRefusedAndUnfetchableSourcesAreNotChosen() async throws {
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let service = PlaybackService(baseURL: "http://127.0.0.1:1", accountId: "1", policyKey: "k", client: client)
+        await #expect(throws: CatalogueError.invalidRequest("\"..\" is not an id")) { try await service.findVideo(.id("..")) }
+        let dots = PlaybackService(baseURL: "http://127.0.0.1:1", accountId: ".", policyKey: "k", client: client)
+        await #expect(throws: CatalogueError.invalidRequest("\".\" is not an account id")) { try await dots.findVideo(.id("7")) }
+        let json = #"{"id": "7", "sources": [{"src": "ftp://h/a.m3u8", "type": "application/x-mpegURL"}, {"src": " v/7/index.m3u8 ", "type": "application/x-mpegURL"}]}"#
+        let video = try CatalogueJSON.video(from: Array(json.utf8), url: "http://api.example/playback/v1/accounts/1/videos/7")
+        #expect(try SourceSelectionPolicy.default.select(from: video).src == "http://api.example/playback/v1/accounts/1/videos/v/7/index.m3u8")
+    }
+
     @Test func theBumperInCustomFieldsTakesPrecedence() async throws {
         let server = try Self.server()
         let client = HTTPClient()

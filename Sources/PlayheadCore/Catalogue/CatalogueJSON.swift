@@ -10,7 +10,18 @@ import Foundation
 public enum CatalogueJSON {
     /// Parses a video document. `url` names the document in errors.
     public static func video(from data: [UInt8], url: String) throws(CatalogueError) -> CatalogueVideo {
-        try video(Node(value: try document(data, url: url), path: "$", url: url))
+        resolvingSources(try video(Node(value: try document(data, url: url), path: "$", url: url)), against: url)
+    }
+
+    /// `video` with each source's `src` trimmed and, when relative, resolved against the document's URL (the
+    /// service's answer is where a relative URL counts from).
+    static func resolvingSources(_ video: CatalogueVideo, against url: String) -> CatalogueVideo {
+        var copy = video
+        for index in copy.sources.indices {
+            guard let src = copy.sources[index].src?.trimmingCharacters(in: .whitespacesAndNewlines) else { continue }
+            copy.sources[index].src = src.isEmpty ? nil : (src.contains("://") || src.hasPrefix("data:") ? src : (try? ResourceURL.resolve(src, against: url)) ?? src)
+        }
+        return copy
     }
 
     /// Parses a playlist document (its `videos` are parsed as videos). `limit` and `offset` are what was
@@ -24,7 +35,7 @@ public enum CatalogueJSON {
         playlist.name = try root["name"].optionalText()
         playlist.description = try root["description"].optionalText()
         playlist.type = try root["type"].optionalText()
-        playlist.videos = try root["videos"].array().map { (node) throws(CatalogueError) in try video(node) }
+        playlist.videos = try root["videos"].array().map { (node) throws(CatalogueError) in resolvingSources(try video(node), against: url) }
         playlist.count = try root["count"].optionalInt()
         playlist.limit = limit
         playlist.offset = offset

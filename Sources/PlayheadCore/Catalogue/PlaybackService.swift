@@ -77,6 +77,18 @@ public struct PlaybackService: Sendable {
         return try CatalogueJSON.playlist(from: try await get(url), url: url, limit: limit, offset: offset)
     }
 
+    /// Every video of a playlist: the first page, then (when its `count` says there are more) the next pages,
+    /// `pageSize` videos at a time, until `count` is reached or a page comes back empty.
+    public func findWholePlaylist(_ reference: CatalogueReference, pageSize: Int = 100) async throws(CatalogueError) -> CataloguePlaylist {
+        var playlist = try await findPlaylist(reference)
+        while let count = playlist.count, playlist.videos.count < count {
+            let page = try await findPlaylist(reference, limit: pageSize, offset: playlist.videos.count)
+            guard !page.videos.isEmpty else { break }
+            playlist.videos += page.videos
+        }
+        return playlist
+    }
+
     /// The bumper to play before `video` (the PSDK's bumper support): the one its custom field `bumper_id`
     /// names, which takes precedence, else `configured` (the service's bumper id or reference id); nil
     /// when neither is set.
@@ -88,6 +100,10 @@ public struct PlaybackService: Sendable {
     private func validate(_ reference: CatalogueReference) throws(CatalogueError) {
         if reference.pathSegment.isEmpty || reference.pathSegment == "ref:" { throw .invalidRequest("an empty id names nothing") }
         if accountId.isEmpty { throw .invalidRequest("an account id is required") }
+        // A path segment of dots would be taken as one by URL normalisation (`..` asks for the parent).
+        for (what, value) in [("id", reference.pathSegment), ("account id", accountId)] where !value.isEmpty && value.allSatisfy({ $0 == "." }) {
+            throw .invalidRequest("\"\(value)\" is not an \(what)")
+        }
         let lower = baseURL.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("file:") else {
             throw .invalidRequest("the service URL must be http, https or file, got \"\(baseURL)\"")

@@ -29,7 +29,8 @@ public struct SourceSelectionPolicy: Sendable, Equatable {
     /// The source to play, or why there is none.
     public func select(from video: CatalogueVideo) throws(CatalogueError) -> CatalogueSource {
         let offered = video.sources.map(Self.summary)
-        let withURL = video.sources.filter { !($0.src ?? "").isEmpty }
+        // Only what the player fetches: an ftp: or data: source must not win over a playable one.
+        let withURL = video.sources.filter { !($0.src ?? "").isEmpty && ["http", "https", "file"].contains($0.scheme ?? "") }
         let hls = withURL.filter { $0.delivery == .hls }
         let usable = allowsProtected ? hls : hls.filter { !$0.isProtected }
         if let preferredScheme, let preferred = usable.first(where: { $0.scheme == preferredScheme }) { return preferred }
@@ -41,7 +42,7 @@ public struct SourceSelectionPolicy: Sendable, Equatable {
         let kinds = Set(withURL.map(\.delivery))
         let reason: String
         if kinds.isEmpty {
-            reason = "no source has a URL"
+            reason = video.sources.contains { !($0.src ?? "").isEmpty } ? "no source has an http(s) URL" : "no source has a URL"
         } else {
             let names = [CatalogueDelivery.mp4, .dash, .other].filter(kinds.contains).map { ["mp4": "MP4", "dash": "DASH", "other": "other"][$0.rawValue]! }
             reason = "no HLS source (only \(names.joined(separator: " and ")): Playhead plays HLS and does not fall back to MP4 as the PSDK does)"
