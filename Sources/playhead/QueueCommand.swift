@@ -233,7 +233,8 @@ final class QueueOutputs: @unchecked Sendable {
         let eventsOut = self.eventsOut, md5Out = self.md5Out
         queue.observeSessions { [self] index, _, player in
             if let eventsOut {
-                player.bus.subscribe { [lock] event in lock.withLock { eventsOut.write(Self.line(event, item: index)) } }
+                let start = queue.currentItemStartSeconds
+                player.bus.subscribe { [lock] event in lock.withLock { eventsOut.write(Self.line(event, item: index, itemStart: start)) } }
             }
             if let md5Out {
                 let output = FrameMD5Output(kinds: [.video], software: "playhead \(Playhead.version)", write: md5Out.write)
@@ -246,11 +247,13 @@ final class QueueOutputs: @unchecked Sendable {
         }
     }
 
-    /// The event's JSON line; a session's carries `"item": INDEX` first.
-    static func line(_ event: PlayerEvent, item: Int?) -> String {
+    /// The event's JSON line; a session's carries `"item": INDEX` and `"queueTime"` (its time on the queue's
+    /// timeline: the item's start plus the session time) first, so that the file sorts and merges on one timeline.
+    static func line(_ event: PlayerEvent, item: Int?, itemStart: Double = 0) -> String {
         let text = event.jsonLine()
         guard let item, text.hasPrefix("{") else { return text + "\n" }
-        return "{\"item\":\(item)," + text.dropFirst() + "\n"
+        let queueTime = String(format: "%.6f", itemStart + event.playerTime)
+        return "{\"item\":\(item),\"queueTime\":\(queueTime)," + text.dropFirst() + "\n"
     }
 
     func finish() {

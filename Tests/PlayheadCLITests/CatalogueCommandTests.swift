@@ -102,6 +102,15 @@ import Testing
         let lines = try String(contentsOfFile: dir + "/events.ndjson", encoding: .utf8).split(separator: "\n")
         #expect(lines.contains { $0.contains("\"name\":\"queueAdvanced\"") && $0.contains("\"from\":\"0\"") })
         #expect(lines.contains { $0.hasPrefix("{\"item\":5,") && $0.contains("\"event\":\"playCompleted\"") })
+        // Each session's events also carry their time on the queue's timeline: in order across the items (a session's
+        // own time restarts at 0 with each item).
+        let queueTimes = lines.filter { $0.hasPrefix("{\"item\":") }.compactMap { line -> Double? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return object["queueTime"] as? Double
+        }
+        #expect(queueTimes.count > 10 && zip(queueTimes, queueTimes.dropFirst()).allSatisfy { $0 <= $1 + 1e-6 }, "\(queueTimes.prefix(20))")
+        let lastItem = try #require(items.last)
+        #expect(abs((queueTimes.last ?? 0) - (lastItem["endSeconds"] as? Double ?? -1)) < 0.5, "\(queueTimes.last ?? 0) vs \(lastItem)")
         #expect(lines.last?.contains("\"name\":\"queueCompleted\"") == true)
 
         // Every item that played presented the frames its own `play` presents, one after another.

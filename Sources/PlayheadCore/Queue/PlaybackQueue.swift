@@ -115,6 +115,10 @@ public final class PlaybackQueue: @unchecked Sendable {
     /// The index of the entry playing (-1 before the first; the count after the last).
     public var currentIndex: Int { lock.withLock { current } }
 
+    /// Where the item playing (or about to) starts on the queue's timeline, seconds: its session's time 0. An
+    /// observer adds it to a session event's time to place the event on the queue's timeline.
+    public var currentItemStartSeconds: Double { lock.withLock { clockState.itemStart } }
+
     /// Calls `handler` with each item's player before its session runs (to attach outputs or observers;
     /// the player must not be run by the handler).
     public func observeSessions(_ handler: @escaping @Sendable (Int, QueueItem, MediaPlayer) -> Void) {
