@@ -23,7 +23,7 @@ public struct SHA256: ~Copyable {
     public consuming func finish() -> String {
         var digest = [UInt8](repeating: 0, count: 32)
         av_sha_final(context, &digest)
-        return digest.map { String(format: "%02x", $0) }.joined()
+        return PlayheadMedia.hex(digest)
     }
 
     /// The digest of `bytes`.

@@ -37,7 +37,7 @@ final class PlaybackSession: Sendable {
         case .virtual:
             driver = VirtualTimeDriver()
             let mbps = spec.bandwidthMegabitsPerSecond
-            let link = SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [mbps, mbps]))
+            let link = SimulatedLink(trace: BandwidthTrace.constant(megabitsPerSecond: mbps))
             network = SimulatedNetwork(client: client, link: link)
         }
         var configuration = spec.playerConfiguration

@@ -371,20 +371,7 @@ struct Play: AsyncParsableCommand {
             network = LiveNetwork(client: client)
         case .virtual:
             driver = VirtualTimeDriver()
-            let link: SimulatedLink
-            if let trace {
-                do {
-                    link = SimulatedLink(trace: try BandwidthTrace.load(path: trace))
-                } catch {
-                    // The error names the trace by its file name: name it by the path given instead.
-                    let text = "\(error)", name = (trace as NSString).lastPathComponent
-                    printError(text.hasPrefix(name + ":") ? trace + text.dropFirst(name.count) : text)
-                    throw ExitCode(2)
-                }
-            } else {
-                link = SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [bandwidth, bandwidth]))
-            }
-            let simulated = SimulatedNetwork(client: client, link: link)
+            let simulated = SimulatedNetwork(client: client, link: try Self.simulatedLink(trace: trace, bandwidth: bandwidth))
             network = simulateLive ? SimulatedLiveNetwork(inner: simulated, prefix: Self.directory(of: url)) : simulated
         }
 
@@ -477,6 +464,20 @@ struct Play: AsyncParsableCommand {
         return try await RenditionReader(client: client, playlist: loaded.playlist, baseURL: loaded.media.effectiveURL).demuxFirstSegment()
     }
 
+    /// The virtual clock's link: the `--trace` file's, else a constant `--bandwidth`. A trace that does not
+    /// load exits 2, its error naming the path given.
+    static func simulatedLink(trace: String?, bandwidth: Double) throws -> SimulatedLink {
+        guard let trace else { return SimulatedLink(trace: BandwidthTrace.constant(megabitsPerSecond: bandwidth)) }
+        do {
+            return SimulatedLink(trace: try BandwidthTrace.load(path: trace))
+        } catch {
+            // The error names the trace by its file name: name it by the path given instead.
+            let text = "\(error)", name = (trace as NSString).lastPathComponent
+            printError(text.hasPrefix(name + ":") ? trace + text.dropFirst(name.count) : text)
+            throw ExitCode(2)
+        }
+    }
+
     /// The URL up to its last `/`: live simulation windows the playlists under it.
     static func directory(of url: String) -> String {
         url.range(of: "/", options: .backwards).map { String(url[..<$0.upperBound]) } ?? url
@@ -487,15 +488,19 @@ struct Play: AsyncParsableCommand {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = try encoder.encode(result)
         if report != "-", !quiet { FileHandle.standardError.write(Data(PlaySummary.text(result).utf8)) }
-        if let report {
-            if report == "-" {
-                FileHandle.standardOutput.write(data + Data("\n".utf8))
-            } else {
-                do { try data.write(to: URL(fileURLWithPath: report)) } catch {
-                    printError("cannot write \(report): \(error.localizedDescription)")
-                    throw ExitCode(2)
-                }
-            }
+        if let report { try Self.write(data, to: report) }
+    }
+
+    /// Writes a report's JSON to `target`: standard output for `-` (with a final newline), else the file;
+    /// exit 2 naming it when it cannot be written.
+    static func write(_ data: Data, to target: String) throws {
+        if target == "-" {
+            FileHandle.standardOutput.write(data + Data("\n".utf8))
+            return
+        }
+        do { try data.write(to: URL(fileURLWithPath: target)) } catch {
+            printError("cannot write \(target): \(error.localizedDescription)")
+            throw ExitCode(2)
         }
     }
 }

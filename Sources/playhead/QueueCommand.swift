@@ -175,15 +175,7 @@ struct QueueCommand: AsyncParsableCommand {
         let queueClock: QueueSettings.Clock
         switch clock {
         case .real: queueClock = .real
-        case .virtual:
-            if let trace {
-                do { queueClock = .virtual(SimulatedLink(trace: try BandwidthTrace.load(path: trace))) } catch {
-                    printError("\(trace): \(error)")
-                    throw ExitCode(2)
-                }
-            } else {
-                queueClock = .virtual(SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [bandwidth, bandwidth])))
-            }
+        case .virtual: queueClock = .virtual(try Play.simulatedLink(trace: trace, bandwidth: bandwidth))
         }
         let settings = QueueSettings(clock: queueClock, configuration: configuration, preload: !noPreload, maxSessionSecondsPerItem: duration)
         let queue = PlaybackQueue(items: content, bumper: bumperItem, bumperPlacement: bumperEveryItem ? .everyItem : .once,
@@ -198,13 +190,7 @@ struct QueueCommand: AsyncParsableCommand {
         if let report {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let data = try encoder.encode(result)
-            if report == "-" { FileHandle.standardOutput.write(data + Data("\n".utf8)) } else {
-                do { try data.write(to: URL(fileURLWithPath: report)) } catch {
-                    printError("cannot write \(report): \(error.localizedDescription)")
-                    throw ExitCode(2)
-                }
-            }
+            try Play.write(try encoder.encode(result), to: report)
         }
         if let signal = stoppedBy { throw ExitCode(128 + signal) }
         if !result.failed.isEmpty {

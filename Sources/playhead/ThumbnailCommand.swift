@@ -96,7 +96,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         // The file first: a run that cannot write it describes nothing.
-        if let out, !toStandardOutput, let problem = OutputFile.write(png, to: out) {
+        if let out, !toStandardOutput, let problem = FileOutput.writeInPlace(png, to: out) {
             printError("cannot write \(out): \(problem)")
             throw ExitCode(2)
         }

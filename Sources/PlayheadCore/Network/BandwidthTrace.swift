@@ -22,6 +22,11 @@ public struct BandwidthTrace: Sendable, Equatable {
         self.megabitsPerSecond = megabitsPerSecond
     }
 
+    /// A link of `megabitsPerSecond` throughout (the virtual clock's default link, `--bandwidth`).
+    public static func constant(megabitsPerSecond: Double) -> BandwidthTrace {
+        BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [megabitsPerSecond, megabitsPerSecond])
+    }
+
     /// Bits in one megabit, as the trace files and `fixed_env.py` (`B_IN_MB`) count them.
     public static let bitsPerMegabit = 1_000_000.0
 

@@ -18,19 +18,7 @@ public enum AtomicFile {
         let temporary = path + temporarySuffix
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .folder(path: temporary, detail: "cannot write: \(String(cString: strerror(errno)))") }
-        var offset = 0
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { buffer in
-            while offset < buffer.count {
-                let written = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
+        var failure = FileOutput.writeAll(bytes, to: fd)
         if failure == 0, fsync(fd) != 0 { failure = errno }
         close(fd)
         if failure == 0, rename(temporary, path) != 0 { failure = errno }

@@ -112,7 +112,7 @@ public struct OfflineDownload: Sendable {
         var done = manifest.files.count - manifest.pending.count
         func report() {
             progress(DownloadProgress(filesDone: done, filesTotal: total, bytesFetched: fetchedBytes,
-                                      seconds: Self.seconds(since: started)))
+                                      seconds: (ContinuousClock.now - started).secondsDouble))
         }
         report()
         let work = manifest.files.indices.filter { manifest.files[$0].status != .complete && manifest.files[$0].kind != .playlist }
@@ -153,7 +153,7 @@ public struct OfflineDownload: Sendable {
         manifest.status = manifest.pending.isEmpty ? .complete : .pending
         try manifest.write(folder: folder)
         return DownloadOutcome(manifest: manifest, resumed: resumed, fetchedFiles: fetchedFiles, fetchedBytes: fetchedBytes,
-                               alreadyOnDisk: alreadyOnDisk, seconds: Self.seconds(since: started), failure: failure)
+                               alreadyOnDisk: alreadyOnDisk, seconds: (ContinuousClock.now - started).secondsDouble, failure: failure)
     }
 
     /// Fetches one file with retries, checks it, writes it atomically; its size and SHA-256.
@@ -232,10 +232,5 @@ public struct OfflineDownload: Sendable {
             throw .folder(path: folder, detail: "a playlist is missing and the stream now lists other files: remove the folder and download again")
         }
         try Self.write(plan.playlists, into: &manifest, folder: folder)
-    }
-
-    private static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 }

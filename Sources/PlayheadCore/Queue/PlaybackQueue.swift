@@ -22,7 +22,7 @@ public struct QueueSettings: Sendable {
     public var maxSessionSecondsPerItem: Double?
 
     /// Creates settings.
-    public init(clock: Clock = .virtual(SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [50, 50]))),
+    public init(clock: Clock = .virtual(SimulatedLink(trace: BandwidthTrace.constant(megabitsPerSecond: 50))),
                 configuration: PlayerConfiguration = .init(), preload: Bool = true, maxSessionSecondsPerItem: Double? = nil) {
         self.clock = clock
         self.configuration = configuration
@@ -163,7 +163,7 @@ public final class PlaybackQueue: @unchecked Sendable {
         let origin = ContinuousClock.now
         let clock: @Sendable () -> Double = { [weak self] in
             guard let self else { return 0 }
-            if !isVirtual { return Self.seconds(since: origin) }
+            if !isVirtual { return (ContinuousClock.now - origin).secondsDouble }
             let state = self.lock.withLock { self.clockState }
             return state.itemStart + (state.driver?.now ?? 0)
         }
@@ -182,7 +182,7 @@ public final class PlaybackQueue: @unchecked Sendable {
             if index > 0 {
                 bus.post(.custom(name: "queueAdvanced", payload: ["from": String(index - 1), "to": String(index)]))
             }
-            let itemStart = isVirtual ? queueTime : Self.seconds(since: origin)
+            let itemStart = isVirtual ? queueTime : (ContinuousClock.now - origin).secondsDouble
             guard let url = item.url else {
                 let reason = item.failure ?? "no URL"
                 bus.post(.custom(name: "sessionFailed", payload: ["index": String(index), "title": item.title, "error": reason]))
@@ -226,7 +226,7 @@ public final class PlaybackQueue: @unchecked Sendable {
             if lock.withLock({ stopRequested }) { player.stop() }
             let result = await player.run(maxSessionSeconds: settings.maxSessionSecondsPerItem)
             preloadSubscription?.cancel()
-            let end = isVirtual ? itemStart + result.sessionSeconds : Self.seconds(since: origin)
+            let end = isVirtual ? itemStart + result.sessionSeconds : (ContinuousClock.now - origin).secondsDouble
             let firstFrame = result.playbackInformation?.timeToFirstFrameSeconds.map { itemStart + $0 }
             let failed = result.finalStatus == .error
             report.items.append(.init(index: index, item: item, startSeconds: itemStart, endSeconds: end, firstFrameSeconds: firstFrame,
@@ -255,7 +255,7 @@ public final class PlaybackQueue: @unchecked Sendable {
             current = max(current, index)
             return stopRequested
         }
-        report.totalSeconds = isVirtual ? queueTime : Self.seconds(since: origin)
+        report.totalSeconds = isVirtual ? queueTime : (ContinuousClock.now - origin).secondsDouble
         bus.post(.custom(name: "queueCompleted", payload: ["items": String(report.items.count), "failed": String(report.failed.count),
                                                            "stopped": String(report.stopped)]))
         return report
@@ -290,10 +290,5 @@ public final class PlaybackQueue: @unchecked Sendable {
     static func link(_ link: SimulatedLink, shiftedBy seconds: Double) -> SimulatedLink {
         SimulatedLink(trace: link.trace, roundTripSeconds: link.roundTripSeconds, payloadFactor: link.payloadFactor,
                       startOffsetSeconds: link.startOffsetSeconds + seconds, wrapRule: link.wrapRule)
-    }
-
-    static func seconds(since origin: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - origin
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
 }

@@ -59,15 +59,14 @@ extension MediaPlayer {
         postSSAI(state.ssai.finish())
     }
 
-    /// The viewer skips the server-side ad playing (VOD, 5 s into it): `adSkipped`, then a seek to its end.
-    /// - Returns: Why it was refused, or `nil` when it was done.
-    @discardableResult
-    func skipSSAIAd(now: Double) -> String? {
+    /// The viewer skips the server-side ad playing (VOD, 5 s into it): `adSkipped`, then a seek to its end;
+    /// otherwise `adSkipRefused` says why (and the report's refusals).
+    func skipSSAIAd(now: Double) {
         let live = state.tracker?.isLive ?? false
         if configuration.ssai != nil, let (event, end) = state.ssai.skip(isLive: live) {
             postSSAI([event])
             seek(to: state.timeline.virtualSeconds(forContent: end), now: now, applyPolicy: false, automatic: "ssaiSkip")
-            return nil
+            return
         }
         let why = configuration.ssai == nil ? "the session does not track server-side ads (--ssai)"
             : state.ssai.skipRefusal(isLive: live) ?? "no server-side ad is playing"
@@ -80,7 +79,6 @@ extension MediaPlayer {
             payload["contentSeconds"] = String(format: "%.6g", playhead.seconds)
         }
         bus.post(.custom(name: "adSkipRefused", payload: payload))
-        return why
     }
 
     /// The viewer clicked while a server-side ad plays: `adClicked` with its click-through and click

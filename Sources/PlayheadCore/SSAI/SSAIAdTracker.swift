@@ -85,14 +85,9 @@ public struct SSAIAdTracker: Sendable {
         let availId = availIndex.map { avails[$0].id }
         if currentAvail != availId {
             if let left = currentAvail, let avail = avails.first(where: { $0.id == left }) {
-                events.append(SSAIEvent(name: "adCueTimelineEnd", availId: left, adsInAvail: avail.ads.count, contentSeconds: seconds,
-                                        beaconEvent: "breakEnd", beaconURLs: avail.trackingEvents["breakEnd"] ?? []))
+                events.append(Self.breakEvent("adCueTimelineEnd", avail, at: seconds))
             }
-            if let availIndex {
-                let avail = avails[availIndex]
-                events.append(SSAIEvent(name: "adCueTimelineStart", availId: avail.id, adsInAvail: avail.ads.count, contentSeconds: seconds,
-                                        beaconEvent: "breakStart", beaconURLs: avail.trackingEvents["breakStart"] ?? []))
-            }
+            if let availIndex { events.append(Self.breakEvent("adCueTimelineStart", avails[availIndex], at: seconds)) }
             currentAvail = availId
         }
         lastFrame = (seconds, seconds + durationSeconds)
@@ -136,8 +131,7 @@ public struct SSAIAdTracker: Sendable {
         play = nil
         if let left = currentAvail, let avail = avails.first(where: { $0.id == left }), let lastFrame,
            avail.endSeconds.map({ lastFrame.end >= $0 - 1e-3 }) ?? false {
-            events.append(SSAIEvent(name: "adCueTimelineEnd", availId: left, adsInAvail: avail.ads.count, contentSeconds: lastFrame.end,
-                                    beaconEvent: "breakEnd", beaconURLs: avail.trackingEvents["breakEnd"] ?? []))
+            events.append(Self.breakEvent("adCueTimelineEnd", avail, at: lastFrame.end))
         }
         currentAvail = nil
         return events
@@ -192,6 +186,13 @@ public struct SSAIAdTracker: Sendable {
         }
         events.append(event("adComplete", avail, index, at: seconds, beacon: "complete", urls: ad.trackingEvents["complete"] ?? []))
         return events
+    }
+
+    /// An avail's own event: `adCueTimelineStart` (its `breakStart` URLs) or `adCueTimelineEnd` (`breakEnd`).
+    private static func breakEvent(_ name: String, _ avail: SSAIAvail, at seconds: Double) -> SSAIEvent {
+        let beacon = name == "adCueTimelineStart" ? "breakStart" : "breakEnd"
+        return SSAIEvent(name: name, availId: avail.id, adsInAvail: avail.ads.count, contentSeconds: seconds,
+                         beaconEvent: beacon, beaconURLs: avail.trackingEvents[beacon] ?? [])
     }
 
     private func event(_ name: String, _ avail: SSAIAvail, _ index: Int, at seconds: Double, beacon: String? = nil,

@@ -69,11 +69,8 @@ public struct SSAIAvail: Sendable, Equatable, Codable {
         self.source = source
     }
 
-    /// Where it ends, seconds: its duration's end, else the end of its last ad, else `nil` (open).
-    public var endSeconds: Double? {
-        if let durationSeconds { return startSeconds + durationSeconds }
-        return nil
-    }
+    /// Where it ends, seconds: its start plus its duration; `nil` while it is open.
+    public var endSeconds: Double? { durationSeconds.map { startSeconds + $0 } }
 
     /// Whether `seconds` of content time lies inside the avail (an open avail runs on for ever).
     public func contains(_ seconds: Double, slack: Double = 1e-3) -> Bool {

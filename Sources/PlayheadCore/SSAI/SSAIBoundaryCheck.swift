@@ -1,5 +1,3 @@
-import PlayheadHLS
-
 /// The verdict on one boundary of a server-stitched stream: an ad's start, or an avail's end (content
 /// back), checked against FFmpeg's decode of the rendition that played.
 public struct SSAIBoundaryVerdict: Sendable, Codable, Equatable {
@@ -51,7 +49,7 @@ extension AdBoundaryChecker {
         configuration.hashFrames = true
         configuration.abr = nil
         configuration.ssai = SSAISettings(trackingURL: trackingURL)
-        let link = SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [megabitsPerSecond, megabitsPerSecond]))
+        let link = SimulatedLink(trace: BandwidthTrace.constant(megabitsPerSecond: megabitsPerSecond))
         let player = MediaPlayer(url: url, configuration: configuration, driver: VirtualTimeDriver(), network: SimulatedNetwork(client: client, link: link))
         let report = await player.run()
         if report.finalStatus == .error { throw PlayheadError.unexpectedPlaylist(url: url, detail: report.error ?? "playback failed") }
@@ -59,12 +57,8 @@ extension AdBoundaryChecker {
             throw PlayheadError.unexpectedPlaylist(url: url, detail: "the content presented audio and no video: the SSAI check compares video frames")
         }
         let mediaURL = report.mediaPlaylistURL ?? url
-        let frames = try await referenceFrames(mediaURL)
-        let response = try await client.get(mediaURL)
-        guard case let .media(playlist) = try Playlist.parse(data: response.body, sources: VariableSources(playlistURL: mediaURL)).playlist else {
-            throw PlayheadError.unexpectedPlaylist(url: mediaURL, detail: "not a media playlist")
-        }
-        let starts = LivePlaylistTracker(first: playlist, loadedAt: 0).segments.map(\.startSeconds)
+        let (frames, segments) = try await referenceRendition(mediaURL)
+        let starts = segments.map(\.startSeconds)
         let events = report.ssai?.events ?? []
         var verdicts: [SSAIBoundaryVerdict] = []
         for avail in report.ssai?.avails ?? [] {

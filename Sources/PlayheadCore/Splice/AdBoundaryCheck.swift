@@ -94,7 +94,7 @@ public struct AdBoundaryChecker: Sendable {
             factory.register(resolver: AdMapResolver(map: try adMap.resolvingURLs(against: url)))
             configuration.ads = AdSettings(factory: factory, signalingMode: mode)
         }
-        let link = SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [megabitsPerSecond, megabitsPerSecond]))
+        let link = SimulatedLink(trace: BandwidthTrace.constant(megabitsPerSecond: megabitsPerSecond))
         var network: any PlayerNetwork = SimulatedNetwork(client: client, link: link)
         if live {
             let prefix = url.range(of: "/", options: .backwards).map { String(url[..<$0.upperBound]) } ?? url
@@ -166,6 +166,11 @@ public struct AdBoundaryChecker: Sendable {
     /// does: the first PTS of each discontinuity sequence pinned to its segment's start, the decoders
     /// drained at each discontinuity.
     func referenceFrames(_ mediaURL: String) async throws -> [ReferenceFrame] {
+        try await referenceRendition(mediaURL).frames
+    }
+
+    /// ``referenceFrames(_:)`` with the rendition's segments as tracked (their places on its timeline).
+    func referenceRendition(_ mediaURL: String) async throws -> (frames: [ReferenceFrame], segments: [TrackedSegment]) {
         let response = try await client.get(mediaURL)
         // The multivariant playlist that led here is not at hand: an IMPORT keeps its reference (warned).
         guard case let .media(playlist) = try Playlist.parse(data: response.body, sources: VariableSources(playlistURL: mediaURL)).playlist else {
@@ -202,7 +207,7 @@ public struct AdBoundaryChecker: Sendable {
         }
         if let previous { decoder.finish { add($0, previous) } }
         frames.sort { $0.seconds < $1.seconds }
-        return frames
+        return (frames, segments)
     }
 
     static func verdict(_ record: AdBoundaryRecord, content: [ReferenceFrame], ad: [ReferenceFrame]) -> AdBoundaryVerdict {

@@ -171,20 +171,10 @@ public struct ThumbnailMaker: Sendable {
                 let anchor = playlist.segments[anchorIndex]
                 let anchorURL: String
                 do { anchorURL = try ResourceURL.resolve(anchor.uri, against: url) } catch { throw .load(error) }
-                switch KeyframeGrabber.firstVideoSeconds(try await fetch(anchor, base: url).bytes) {
-                case let .success(first?): anchorSeconds = first
-                case .success(nil): throw .undecodableMedia(url: anchorURL, byteRange: Self.rangeText(anchor.byteRange), detail: "no timed video packet")
-                case let .failure(error): throw .undecodableMedia(url: anchorURL, byteRange: Self.rangeText(anchor.byteRange), detail: error.description)
-                }
+                anchorSeconds = try Self.firstVideoSeconds(try await fetch(anchor, base: url).bytes, url: anchorURL, range: anchor.byteRange)
             }
             let bytes = try await fetch(segment, base: url).bytes
-            if anchorSeconds == nil {
-                switch KeyframeGrabber.firstVideoSeconds(bytes) {
-                case let .success(first?): anchorSeconds = first
-                case .success(nil): throw .undecodableMedia(url: segmentURL, byteRange: Self.rangeText(segment.byteRange), detail: "no timed video packet")
-                case let .failure(error): throw .undecodableMedia(url: segmentURL, byteRange: Self.rangeText(segment.byteRange), detail: error.description)
-                }
-            }
+            if anchorSeconds == nil { anchorSeconds = try Self.firstVideoSeconds(bytes, url: segmentURL, range: segment.byteRange) }
             let anchor = anchorSeconds!
             switch KeyframeGrabber.grab(bytes, atOrBefore: anchor + time - starts[anchorIndex]) {
             case let .success(grab):
@@ -198,6 +188,15 @@ public struct ThumbnailMaker: Sendable {
             case let .failure(failure):
                 throw Self.error(failure, url: segmentURL, range: segment.byteRange)
             }
+        }
+    }
+
+    /// The earliest video timestamp of a segment's bytes, seconds; the segment named in the error when it has none.
+    private static func firstVideoSeconds(_ bytes: [UInt8], url: String, range: ByteRange?) throws(ThumbnailError) -> Double {
+        switch KeyframeGrabber.firstVideoSeconds(bytes) {
+        case let .success(first?): return first
+        case .success(nil): throw .undecodableMedia(url: url, byteRange: rangeText(range), detail: "no timed video packet")
+        case let .failure(error): throw .undecodableMedia(url: url, byteRange: rangeText(range), detail: error.description)
         }
     }
 
