@@ -6,17 +6,19 @@ public enum FileOutput {
     /// Writes all of `bytes` to `descriptor`, again after `EINTR` and after short writes.
     /// - Returns: 0, or the `errno` of the failure (`ENOSPC` for a write that took nothing).
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32 {
+        bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
+    }
+
+    /// Writes all of `buffer` to `descriptor`, as ``writeAll(_:to:)-([UInt8],_)`` does.
+    static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
         var offset = 0
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { buffer in
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { failure = written < 0 ? errno : ENOSPC; return }
-                offset += written
-            }
+        while offset < buffer.count {
+            let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return written < 0 ? errno : ENOSPC }
+            offset += written
         }
-        return failure
+        return 0
     }
 
     /// Writes `bytes` to `path` in place: a symbolic link is followed, a device or a pipe is written to (not

@@ -44,8 +44,28 @@ public final class HTTPClient: Sendable {
     public func get(
         _ url: String, range: ByteRangeRequest? = nil, headers: [String: String] = [:]
     ) async throws(HTTPError) -> HTTPResponse {
-        if let problem = Self.validate(url: url, range: range, headers: headers) { throw problem }
-        let ticket = TransferTicket(url: url, range: range, headers: headers)
+        try await transfer(TransferTicket(url: url, range: range, headers: headers, sink: nil))
+    }
+
+    /// Fetches `url` whole and hands its body to `sink` as it arrives instead of keeping it: the response's
+    /// `body` is empty and `timings.bytesReceived` counts what the sink took. No
+    /// ``HTTPClientConfiguration/maxBodyBytes`` limit applies (the sink decides where the bytes go).
+    ///
+    /// - Parameters:
+    ///   - url: an `http`, `https` or `file` URL.
+    ///   - headers: extra request headers.
+    ///   - sink: takes the body of a 2xx answer, piece by piece.
+    /// - Returns: the 2xx response, without its body.
+    /// - Throws: as ``get(_:range:headers:)``; a sink that refused a piece gives `.transport` with code 23.
+    public func get(
+        _ url: String, headers: [String: String] = [:], sink: any HTTPBodySink
+    ) async throws(HTTPError) -> HTTPResponse {
+        try await transfer(TransferTicket(url: url, range: nil, headers: headers, sink: sink))
+    }
+
+    private func transfer(_ ticket: TransferTicket) async throws(HTTPError) -> HTTPResponse {
+        let url = ticket.url
+        if let problem = Self.validate(url: url, range: ticket.range, headers: ticket.headers) { throw problem }
         let loop = self.loop
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

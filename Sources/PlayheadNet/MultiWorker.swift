@@ -86,7 +86,7 @@ final class MultiWorker {
         for box in Array(active.values) {
             if let deadline = box.totalDeadline, now >= deadline, let limit = configuration.totalTimeout {
                 finish(box, with: .failure(.timeout(url: box.ticket.url, phase: .total, after: limit.secondsDouble)))
-            } else if let deadline = box.firstByteDeadline, now >= deadline, box.body.isEmpty,
+            } else if let deadline = box.firstByteDeadline, now >= deadline, box.receivedBytes == 0,
                       let limit = configuration.firstByteTimeout {
                 finish(box, with: .failure(.timeout(url: box.ticket.url, phase: .firstByte, after: limit.secondsDouble)))
             } else if let last = box.lastByteAt, let limit = configuration.stallTimeout, now >= last + limit {
@@ -99,7 +99,7 @@ final class MultiWorker {
         var nearest = Self.maxPollMilliseconds
         for box in active.values {
             let stallDeadline = configuration.stallTimeout.flatMap { limit in box.lastByteAt.map { $0 + limit } }
-            for deadline in [box.totalDeadline, box.body.isEmpty ? box.firstByteDeadline : nil, stallDeadline].compactMap({ $0 }) {
+            for deadline in [box.totalDeadline, box.receivedBytes == 0 ? box.firstByteDeadline : nil, stallDeadline].compactMap({ $0 }) {
                 nearest = min(nearest, (deadline - now).millisecondsRoundedUp)
             }
         }

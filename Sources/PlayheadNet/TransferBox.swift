@@ -16,8 +16,12 @@ final class TransferBox {
     let firstByteDeadline: ContinuousClock.Instant?
     /// When to give up on the whole transfer.
     let totalDeadline: ContinuousClock.Instant?
-    /// Decoded body bytes so far.
+    /// Decoded body bytes so far (those a sink took are not kept here).
     fileprivate(set) var body: [UInt8] = []
+    /// Decoded body bytes received so far, kept or handed to the ticket's sink.
+    private(set) var receivedBytes = 0
+    /// Whether this answer's body goes to the ticket's sink (decided at the first body byte: a 2xx answer).
+    private var sinking = false
     /// Where to stop reading when the server ignores a bounded range (decided at the first body byte).
     private var cutoff: Int??
     /// Whether the transfer was stopped at ``cutoff`` on purpose.
@@ -100,10 +104,14 @@ final class TransferBox {
     /// then closed rather than drained).
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if cutoff == nil {
-            let ignoresRange = !isFileURL && ticket.range?.length != nil && longInfo(CURLINFO_RESPONSE_CODE) == 200
+            let status = longInfo(CURLINFO_RESPONSE_CODE)
+            let ignoresRange = !isFileURL && ticket.range?.length != nil && status == 200
             cutoff = .some(ignoresRange ? ticket.range.flatMap { $0.lastByte.map { $0 + 1 } } : nil)
+            sinking = ticket.sink != nil && (isFileURL || (200...299).contains(status))
         }
         lastByteAt = .now
+        receivedBytes += bytes.count
+        if sinking, let sink = ticket.sink { return sink.receive(bytes) }
         if let maxBodyBytes, body.count + bytes.count > maxBodyBytes {
             stoppedAtLimit = true
             return false
@@ -158,6 +166,12 @@ final class TransferBox {
             return .failure(.status(url: url, code: status, bodyPrefix: Array(body.prefix(configuration.errorBodyPrefixBytes))))
         }
         let timings = collectTimings()
+        if ticket.sink != nil {
+            // The body went to the sink, whole (no range is asked for with one).
+            return .success(HTTPResponse(
+                url: url, effectiveURL: effectiveURL, status: status, headers: headers, body: [], timings: timings,
+                requestedRange: nil, rangeIgnoredByServer: false, resourceLength: receivedBytes))
+        }
         // libcurl cuts file:// ranges itself (and fails with CURLE_BAD_DOWNLOAD_RESUME past the end); its
         // pseudo header Content-Length gives the whole file's size.
         let outcome = isFile
@@ -188,7 +202,7 @@ final class TransferBox {
         return TransferTimings(
             dns: seconds(CURLINFO_NAMELOOKUP_TIME_T), connect: seconds(CURLINFO_CONNECT_TIME_T),
             tls: seconds(CURLINFO_APPCONNECT_TIME_T), firstByte: seconds(CURLINFO_STARTTRANSFER_TIME_T),
-            total: seconds(CURLINFO_TOTAL_TIME_T), bytesReceived: body.count,
+            total: seconds(CURLINFO_TOTAL_TIME_T), bytesReceived: receivedBytes,
             bytesOnWire: offInfo(CURLINFO_SIZE_DOWNLOAD_T),
             reusedConnection: longInfo(CURLINFO_NUM_CONNECTS) == 0, startedAt: startedAt)
     }

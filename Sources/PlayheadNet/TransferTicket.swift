@@ -9,6 +9,8 @@ final class TransferTicket: Sendable {
     let range: ByteRangeRequest?
     /// Extra request headers.
     let headers: [String: String]
+    /// Where a 2xx body goes instead of the response (nil: into the response).
+    let sink: (any HTTPBodySink)?
 
     private struct State {
         var continuation: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>?
@@ -18,10 +20,11 @@ final class TransferTicket: Sendable {
     }
     private let state = Locked(State())
 
-    init(url: String, range: ByteRangeRequest?, headers: [String: String]) {
+    init(url: String, range: ByteRangeRequest?, headers: [String: String], sink: (any HTTPBodySink)?) {
         self.url = url
         self.range = range
         self.headers = headers
+        self.sink = sink
     }
 
     /// Whether the awaiting task was cancelled.

@@ -156,16 +156,22 @@ public struct OfflineDownload: Sendable {
                                alreadyOnDisk: alreadyOnDisk, seconds: (ContinuousClock.now - started).secondsDouble, failure: failure)
     }
 
-    /// Fetches one file with retries, checks it, writes it atomically; its size and SHA-256.
+    /// Fetches one file with retries, checks it, writes it atomically; its size and SHA-256. The body
+    /// goes to disk as it arrives (a key, 16 bytes, is checked in memory first).
     private func fetch(_ file: DownloadFile, folder: String) async -> Result<(size: Int, sha256: String), DownloadError> {
         var attempt = 0
         var delay = settings.retryDelay
+        let path = folder + "/" + file.path
         while true {
             attempt += 1
+            let sink: FileSink?
+            do { sink = file.kind == .key ? nil : try FileSink(path: path) } catch { return .failure(error) }
             let body: [UInt8]
             do {
-                body = try await client.get(file.source).body
+                body = if let sink { try await client.get(file.source, sink: sink).body } else { try await client.get(file.source).body }
             } catch {
+                sink?.discard()
+                if let failure = sink?.writeFailure { return .failure(failure) }
                 if case .cancelled = error { return .failure(.cancelled) }
                 guard error.isRetryable, attempt <= settings.retries, !Task.isCancelled else {
                     return .failure(.transfer(url: file.source, attempts: attempt, error))
@@ -174,14 +180,19 @@ public struct OfflineDownload: Sendable {
                 delay *= 2
                 continue
             }
-            if file.kind == .key, body.count != 16 {
-                return .failure(.badFile(url: file.source, detail: "an AES-128 key is 16 bytes, this one is \(body.count)"))
+            let size = sink?.size ?? body.count
+            if file.kind == .key, size != 16 {
+                return .failure(.badFile(url: file.source, detail: "an AES-128 key is 16 bytes, this one is \(size)"))
             }
-            if let end = file.rangeEnd, body.count < end {
-                return .failure(.badFile(url: file.source, detail: "\(body.count) bytes, but the playlist's byte ranges reach byte \(end)"))
+            if let end = file.rangeEnd, size < end {
+                sink?.discard()
+                return .failure(.badFile(url: file.source, detail: "\(size) bytes, but the playlist's byte ranges reach byte \(end)"))
             }
-            do { try AtomicFile.write(body, to: folder + "/" + file.path) } catch { return .failure(error) }
-            return .success((body.count, SHA256.hex(of: body)))
+            guard let sink else {
+                do { try AtomicFile.write(body, to: path) } catch { return .failure(error) }
+                return .success((body.count, SHA256.hex(of: body)))
+            }
+            do { return .success(try sink.finish()) } catch { return .failure(error) }
         }
     }
 

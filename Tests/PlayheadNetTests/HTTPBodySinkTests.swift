@@ -1,0 +1,73 @@
+import Foundation
+import PlayheadNet
+import Testing
+
+/// A sink that keeps what it is given, and can refuse after some bytes.
+private final class CollectingSink: HTTPBodySink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var bytes: [UInt8] = []
+    private var pieces = 0
+    private let refuseAfter: Int?
+
+    init(refuseAfter: Int? = nil) { self.refuseAfter = refuseAfter }
+
+    func receive(_ piece: UnsafeRawBufferPointer) -> Bool {
+        lock.withLock {
+            if let refuseAfter, bytes.count >= refuseAfter { return false }
+            bytes.append(contentsOf: piece)
+            pieces += 1
+            return true
+        }
+    }
+
+    var collected: (bytes: [UInt8], pieces: Int) { lock.withLock { (bytes, pieces) } }
+}
+
+/// `get(_:headers:sink:)`: the body streams to the sink instead of the response.
+@Suite struct HTTPBodySinkTests {
+    /// The sink gets every byte, in order, in more than one piece; the response keeps none of them but
+    /// counts them; the limit on bodies held in memory does not apply.
+    @Test func theBodyGoesToTheSinkAndNotTheResponse() async throws {
+        let fixture = try Fixture(configuration: .init(maxBodyBytes: 10_000))
+        let bytes = patternBytes(400_000)
+        let url = try fixture.write("big.ts", bytes)
+        let sink = CollectingSink()
+        let response = try await fixture.client.get(url, sink: sink)
+        #expect(response.status == 200)
+        #expect(response.body.isEmpty)
+        #expect(response.timings.bytesReceived == bytes.count)
+        #expect(response.resourceLength == bytes.count)
+        let (got, pieces) = sink.collected
+        #expect(got == bytes)
+        #expect(pieces > 1)
+    }
+
+    /// An error answer's body stays in the error (its prefix), never reaches the sink.
+    @Test func anErrorBodyDoesNotReachTheSink() async throws {
+        let fixture = try Fixture()
+        let url = fixture.server.url("/missing.ts")
+        let sink = CollectingSink()
+        do {
+            _ = try await fixture.client.get(url, sink: sink)
+            Issue.record("a 404 succeeded")
+        } catch {
+            guard case .status(url, 404, let prefix) = error else { Issue.record("got \(error)"); return }
+            #expect(!prefix.isEmpty)
+        }
+        #expect(sink.collected.bytes.isEmpty)
+    }
+
+    /// A sink that refuses a piece stops the transfer with libcurl's write error (23).
+    @Test func aRefusingSinkStopsTheTransfer() async throws {
+        let fixture = try Fixture()
+        let url = try fixture.write("seg.ts", patternBytes(400_000))
+        let sink = CollectingSink(refuseAfter: 1)
+        do {
+            _ = try await fixture.client.get(url, sink: sink)
+            Issue.record("the transfer went on")
+        } catch {
+            guard case .transport(url, 23, _) = error else { Issue.record("got \(error)"); return }
+        }
+        #expect(sink.collected.bytes.count < 400_000)
+    }
+}
