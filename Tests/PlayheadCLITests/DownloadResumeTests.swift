@@ -211,4 +211,29 @@ import Testing
         #expect(tampered.status == 2 && tampered.stderr.contains("a path outside the folder"), "\(tampered.stderr)")
         #expect(!FileManager.default.fileExists(atPath: outside + "/stolen.ts"))
     }
+
+    /// A folder another run holds (its lock taken here as a second `playhead download` takes it) is refused
+    /// with exit 2, for a download and for --verify, and nothing is written there; once it is free, both work.
+    @Test func aFolderInUseIsRefused() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let url = server.url("/aes/index.m3u8")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let held = open(folder, O_RDONLY | O_DIRECTORY)
+        #expect(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0)
+        let busy = await Download.run([url, "--out", folder])
+        #expect(busy.status == 2 && busy.stderr.contains("another playhead download (or --verify) is using this folder"), "\(busy.stderr)")
+        #expect(Download.files(folder).isEmpty)
+        #expect(server.requestLog.isEmpty)
+        close(held)
+        #expect(await Download.run([url, "--out", folder]).status == 0)
+        let again = open(folder, O_RDONLY | O_DIRECTORY)
+        #expect(flock(again, LOCK_EX | LOCK_NB) == 0)
+        let verifyBusy = await Download.run(["--verify", folder])
+        #expect(verifyBusy.status == 2 && verifyBusy.stderr.contains("is using this folder"), "\(verifyBusy.stderr)")
+        close(again)
+        #expect(await Download.run(["--verify", folder]).status == 0)
+    }
 }

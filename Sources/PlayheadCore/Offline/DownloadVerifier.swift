@@ -25,8 +25,16 @@ public enum DownloadVerifier {
 
     /// Checks every file of `folder`; damaged or missing files are marked damaged in the manifest (which is
     /// rewritten), so that the next `playhead download` into the folder fetches them again.
-    /// - Throws: `DownloadError.folder` when the folder has no readable manifest or it cannot be rewritten.
+    /// - Throws: `DownloadError.folder` when the folder has no readable manifest or it cannot be rewritten, or
+    ///   a download into it is under way.
     public static func verify(folder: String) throws(DownloadError) -> Result {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw .folder(path: folder, detail: "not a download folder (no such folder)")
+        }
+        var created = false
+        let lock = try FolderLock(folder: folder, createdFolder: &created)
+        defer { withExtendedLifetime(lock) {} }
         guard var manifest = try DownloadManifest.read(folder: folder) else {
             throw .folder(path: folder, detail: "not a download folder (no \(DownloadManifest.fileName))")
         }

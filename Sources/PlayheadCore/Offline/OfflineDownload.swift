@@ -69,7 +69,8 @@ public struct OfflineDownload: Sendable {
 
     /// Downloads `request` into `folder`, or resumes there: a folder whose manifest records the same
     /// request fetches only what is missing (nothing when complete, not even the playlists); a folder
-    /// holding another request's download, or anything but a download, is refused.
+    /// holding another request's download, or anything but a download, is refused, and so is a folder
+    /// another run holds (see ``FolderLock``).
     /// - Parameter progress: called after each file, from the calling task.
     /// - Returns: what was done; `failure` says why the folder is incomplete (a file that kept failing,
     ///   cancellation).
@@ -77,6 +78,20 @@ public struct OfflineDownload: Sendable {
     ///   `.live`, `.noMatch`).
     public func run(_ request: DownloadRequest, folder: String,
                     progress: (DownloadProgress) -> Void = { _ in }) async throws(DownloadError) -> DownloadOutcome {
+        var createdFolder = false
+        let lock = try FolderLock(folder: folder, createdFolder: &createdFolder)
+        defer { withExtendedLifetime(lock) {} }
+        do {
+            return try await run(request, lockedFolder: folder, progress: progress)
+        } catch {
+            // A stream that failed before anything was written leaves no empty folder behind.
+            if createdFolder { rmdir(folder) }
+            throw error
+        }
+    }
+
+    private func run(_ request: DownloadRequest, lockedFolder folder: String,
+                     progress: (DownloadProgress) -> Void) async throws(DownloadError) -> DownloadOutcome {
         var manifest: DownloadManifest
         let resumed: Bool
         if let existing = try DownloadManifest.read(folder: folder) {
