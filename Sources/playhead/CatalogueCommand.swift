@@ -163,13 +163,20 @@ struct CatalogueCommand: AsyncParsableCommand {
                 let first = (playlist.offset ?? 0)
                 out.write("playlist \(playlist.id)" + (playlist.name.map { " \"\($0)\"" } ?? "") + (playlist.referenceId.map { " (ref:\($0))" } ?? "")
                           + ": \(playlist.videos.count) videos" + (playlist.count.map { " of \($0)" } ?? "")
-                          + (playlist.videos.isEmpty ? "" : " (\(first)–\(first + playlist.videos.count - 1))")
+                          + (playlist.skipped.isEmpty ? "" : ", \(playlist.skipped.count) skipped")
+                          + (playlist.entryCount == 0 ? "" : " (\(first)–\(first + playlist.entryCount - 1))")
                           + (playlist.hasMore == true ? "; more after this page" : "") + "\n")
                 for (video, choice) in zip(playlist.videos, choices) {
                     out.write(CatalogueOutput.describe(video, choice: choice, indent: "  "))
                 }
+                for entry in playlist.skipped {
+                    out.write("  skipped [\(entry.index)]\(entry.id.map { " \($0)" } ?? ""): \(entry.reason)\n")
+                }
             }
             out.flush()
+            for entry in playlist.skipped {
+                printError("warning: playlist entry \(entry.index)\(entry.id.map { " (video \($0))" } ?? "") is not a readable video, skipped: \(entry.reason)")
+            }
         }
     }
 }

@@ -126,8 +126,15 @@ struct QueueCommand: AsyncParsableCommand {
                 return ([QueueItem.video(video, policy: policy, role: role)], [video])
             case let .playlist(reference):
                 let playlist = try await playback.findWholePlaylist(reference)
-                if playlist.videos.isEmpty { return ([.failed(title: entry, reason: "playlist \(reference) has no videos", role: role)], []) }
-                return (playlist.videos.map { QueueItem.video($0, policy: policy, role: role) }, playlist.videos)
+                if playlist.entryCount == 0 { return ([.failed(title: entry, reason: "playlist \(reference) has no videos", role: role)], []) }
+                // An unreadable entry stays in its place as a failed item: reported, and the queue goes on.
+                var items = playlist.videos.map { QueueItem.video($0, policy: policy, role: role) }
+                for skipped in playlist.skipped.sorted(by: { $0.index < $1.index }) {
+                    let failed = QueueItem.failed(title: "\(entry)[\(skipped.index)]" + (skipped.id.map { " (video \($0))" } ?? ""),
+                                                  reason: "not a readable video: \(skipped.reason)", role: role)
+                    items.insert(failed, at: min(skipped.index, items.count))
+                }
+                return (items, playlist.videos)
             }
         } catch {
             return ([.failed(title: entry, reason: error.description, role: role)], [])

@@ -191,4 +191,28 @@ import Testing
         #expect(entries.map { $0["videoId"] as? String ?? "" } == ["1003", "3001"])
         #expect(entries.map { $0["role"] as? String ?? "" } == ["bumper", "content"])
     }
+
+    /// A playlist with an entry that is not a readable video: `catalogue playlist` lists the others and the
+    /// skipped one (a warning on standard error, exit 0); `queue` plays the others and reports that entry as
+    /// a failed item in its place (exit 1).
+    @Test func aMalformedPlaylistEntryFailsAloneInTheQueue() async throws {
+        let server = try CatalogueCommandTests.server()
+        server.registerRawVideo(id: "3002", body: #"{"id": "3002", "name": 12}"#)
+        server.registerPlaylist(id: "2002", name: "One bad", videoIds: ["1001", "3002", "1002"])
+        let service = CatalogueCommandTests.service(server)
+        let listed = await CLI.run(CLI.playhead, ["catalogue", "playlist", "2002"] + service)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.hasPrefix("playlist 2002 \"One bad\": 2 videos of 3, 1 skipped (0–2)\n"), "\(listed.stdout)")
+        #expect(listed.stdout.contains("  skipped [1] 3002: "))
+        #expect(listed.stderr.contains("warning: playlist entry 1 (video 3002) is not a readable video, skipped: ")
+                && listed.stderr.contains("$.videos[1].name: expected text, found a number"), "\(listed.stderr)")
+
+        let queued = await CLI.run(CLI.playhead, ["queue", "bc:playlist:2002", "--duration", "1", "--mode", "demux", "--report", "-", "--quiet"] + service)
+        #expect(queued.status == 1, "\(queued.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(queued.stdout.utf8)) as? [String: Any])
+        let items = try #require(report["items"] as? [[String: Any]])
+        #expect(items.map { $0["status"] as? String ?? "" } == ["stopped", "failed", "stopped"])
+        #expect((items[1]["item"] as? [String: Any])?["title"] as? String == "bc:playlist:2002[1] (video 3002)")
+        #expect(queued.stderr.contains("not a readable video"), "\(queued.stderr)")
+    }
 }

@@ -108,7 +108,8 @@ import Testing
         let server = try Self.server(token: "jwt-abc")
         let client = HTTPClient()
         defer { client.shutdown() }
-        let good = PlaybackService(baseURL: server.baseURL, accountId: "57838016001", policyKey: "BCpkADawqM-test", authToken: "jwt-abc", client: client)
+        let good = PlaybackService(baseURL: server.baseURL, accountId: "57838016001", policyKey: "BCpkADawqM-test", authToken: "jwt-abc", client: client,
+                                   retryDelay: .zero)
 
         // The token reaches the server as a bearer token.
         _ = try await good.findVideo(.id("101"))
@@ -139,9 +140,13 @@ import Testing
         let otherAccount = PlaybackService(baseURL: server.baseURL, accountId: "1", policyKey: "BCpkADawqM-test", authToken: "jwt-abc", client: client)
         #expect(await failure { _ = try await otherAccount.findVideo(.id("101")) }?.errorCode == "ACCOUNT_MISMATCH")
 
-        // A 500 without an error array: the status and the body's start.
-        server.setFault(.status(500), forPath: "/playback/v1/accounts/57838016001/videos/101", times: 1)
+        // A 500 without an error array, three times (the request and its two retries): the status and the body's start.
+        server.setFault(.status(500), forPath: "/playback/v1/accounts/57838016001/videos/101", times: 3)
         let serverError = await failure { _ = try await good.findVideo(.id("101")) }
+        // All three faults were taken: the next single request gets the video.
+        let single = PlaybackService(baseURL: server.baseURL, accountId: "57838016001", policyKey: "BCpkADawqM-test", authToken: "jwt-abc",
+                                     client: client, retries: 0)
+        #expect(try await single.findVideo(.id("101")).id == "101")
         guard case let .http(url, status, body) = serverError else { Issue.record("\(String(describing: serverError))"); return }
         #expect(url == good.videoURL(.id("101")) && status == 500 && body.contains("fault injected"))
 
@@ -154,12 +159,55 @@ import Testing
         #expect(wrongField == .malformed(url: good.videoURL(.id("bad2")), path: "$.sources[1].src", problem: "expected text, found a boolean"))
 
         // Nobody listening.
-        let refused = PlaybackService(baseURL: "http://127.0.0.1:9", accountId: "1", policyKey: "k", client: client)
+        let refused = PlaybackService(baseURL: "http://127.0.0.1:9", accountId: "1", policyKey: "k", client: client, retryDelay: .zero)
         let transport = await failure { _ = try await refused.findVideo(.id("1")) }
         guard case .transport(let transportURL, _) = transport else { Issue.record("\(String(describing: transport))"); return }
         #expect(transportURL == "http://127.0.0.1:9/playback/v1/accounts/1/videos/1")
         await #expect(throws: CatalogueError.invalidRequest("the service URL must be http, https or file, got \"ftp://x\"")) {
             try await PlaybackService(baseURL: "ftp://x", accountId: "1", policyKey: "k", client: client).findVideo(.id("1"))
         }
+    }
+
+    /// A 503 or a 429 is asked again (twice by default) and then succeeds; a 404 is the answer and is asked
+    /// once; `retries: 0` takes the first answer. A 200 carrying an error array is that error.
+    @Test func passingFailuresAreRetriedAndMeantOnesAreNot() async throws {
+        let server = try Self.server()
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let service = PlaybackService(baseURL: server.baseURL, accountId: "57838016001", policyKey: "BCpkADawqM-test", client: client, retryDelay: .zero)
+        let path = server.videoPath("101")
+        server.setFault(.status(503), forPath: path, times: 2)
+        #expect(try await service.findVideo(.id("101")).id == "101")
+        server.setFault(.status(429), forPath: path, times: 1)
+        #expect(try await service.findVideo(.id("101")).id == "101")
+        let missing = server.requests.count
+        await #expect(throws: CatalogueError.self) { try await service.findVideo(.id("999")) }
+        #expect(server.requests.count - missing == 1)
+        let once = PlaybackService(baseURL: server.baseURL, accountId: "57838016001", policyKey: "BCpkADawqM-test", client: client, retries: 0)
+        server.setFault(.status(503), forPath: path, times: 1)
+        await #expect(throws: CatalogueError.self) { try await once.findVideo(.id("101")) }
+
+        server.registerRawVideo(id: "gate", body: #"[{"error_code": "SERVER_ERROR", "message": "upstream down"}]"#)
+        await #expect(throws: CatalogueError.api(url: service.videoURL(.id("gate")), status: 200, code: "SERVER_ERROR", subcode: nil,
+                                                 message: "upstream down")) { try await service.findVideo(.id("gate")) }
+    }
+
+    /// A playlist entry that is not a readable video is skipped (with its index, its id and the JSON path of
+    /// the problem); the others are kept, and paging counts it as an entry.
+    @Test func aMalformedPlaylistEntryIsSkippedNotFatal() async throws {
+        let server = try Self.server()
+        server.registerRawVideo(id: "106", body: #"{"id": "106", "sources": [{"src": 7}]}"#)
+        server.registerPlaylist(id: "901", name: "With a bad one", videoIds: ["101", "106", "103", "104"])
+        server.defaultLimit = 2
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let service = PlaybackService(baseURL: server.baseURL, accountId: "57838016001", policyKey: "BCpkADawqM-test", client: client)
+        let whole = try await service.findWholePlaylist(.id("901"), pageSize: 2)
+        #expect(whole.videos.map(\.id) == ["101", "103", "104"])
+        #expect(whole.skipped.count == 1)
+        let skipped = try #require(whole.skipped.first)
+        #expect(skipped.index == 1 && skipped.id == "106")
+        #expect(skipped.reason.contains("$.videos[1].sources[0].src: expected text, found a number"), "\(skipped.reason)")
+        #expect(server.requests.map(\.query) == [nil, "limit=2&offset=2"])
     }
 }

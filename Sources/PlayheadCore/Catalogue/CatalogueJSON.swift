@@ -24,8 +24,9 @@ public enum CatalogueJSON {
         return copy
     }
 
-    /// Parses a playlist document (its `videos` are parsed as videos). `limit` and `offset` are what was
-    /// asked for, kept on the value.
+    /// Parses a playlist document (its `videos` are parsed as videos; an entry that is not a readable video
+    /// is skipped, and said in `skipped`, rather than failing the playlist). `limit` and `offset` are what
+    /// was asked for, kept on the value.
     public static func playlist(from data: [UInt8], url: String, limit: Int? = nil, offset: Int? = nil) throws(CatalogueError) -> CataloguePlaylist {
         let root = Node(value: try document(data, url: url), path: "$", url: url)
         _ = try root.object()
@@ -35,7 +36,14 @@ public enum CatalogueJSON {
         playlist.name = try root["name"].optionalText()
         playlist.description = try root["description"].optionalText()
         playlist.type = try root["type"].optionalText()
-        playlist.videos = try root["videos"].array().map { (node) throws(CatalogueError) in resolvingSources(try video(node), against: url) }
+        for (position, node) in try root["videos"].array().enumerated() {
+            do {
+                playlist.videos.append(resolvingSources(try video(node), against: url))
+            } catch {
+                playlist.skipped.append(CatalogueSkippedVideo(
+                    index: (offset ?? 0) + position, id: try? node["id"].optionalID(), reason: error.description))
+            }
+        }
         playlist.count = try root["count"].optionalInt()
         playlist.limit = limit
         playlist.offset = offset

@@ -234,8 +234,10 @@ public struct CataloguePlaylist: Sendable, Equatable, Codable {
     public var description: String?
     /// Type (`EXPLICIT`, `ACTIVATED_OLDEST_TO_NEWEST`, …).
     public var type: String?
-    /// The videos of this page, in playlist order.
+    /// The videos of this page, in playlist order (those that could not be read are in ``skipped``).
     public var videos: [CatalogueVideo]
+    /// The entries of this page that are not readable videos: one malformed entry does not lose the others.
+    public var skipped: [CatalogueSkippedVideo] = []
     /// How many videos the whole playlist holds, when the service says (`count`); nil otherwise.
     public var count: Int?
     /// The `limit` asked for (nil: none).
@@ -260,7 +262,28 @@ public struct CataloguePlaylist: Sendable, Equatable, Codable {
 
     /// Whether videos are left after this page: the count says more than offset + videos; nil when the
     /// service gave no count.
-    public var hasMore: Bool? { count.map { (offset ?? 0) + videos.count < $0 } }
+    public var hasMore: Bool? { count.map { (offset ?? 0) + entryCount < $0 } }
+
+    /// The entries this page held, read or skipped.
+    public var entryCount: Int { videos.count + skipped.count }
+}
+
+/// An entry of a playlist's `videos` that is not a readable video (a missing id, a field of the wrong
+/// kind): it is left out of ``CataloguePlaylist/videos`` and said here, so that the rest still play.
+public struct CatalogueSkippedVideo: Sendable, Equatable, Codable {
+    /// Its index in the playlist (from the playlist's first video, not the page's).
+    public var index: Int
+    /// Its id, when that much could be read.
+    public var id: String?
+    /// What is wrong: the URL, the entry's JSON path and the problem.
+    public var reason: String
+
+    /// Creates a skipped entry.
+    public init(index: Int, id: String?, reason: String) {
+        self.index = index
+        self.id = id
+        self.reason = reason
+    }
 }
 
 /// What to look up: a video or playlist by its id, or by its reference id (`ref:` prefix on the command line).

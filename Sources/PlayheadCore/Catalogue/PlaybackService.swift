@@ -23,6 +23,11 @@ public struct PlaybackService: Sendable {
     public let authToken: String?
     /// The client the requests go through.
     public let client: HTTPClient
+    /// Further attempts at a request the service may answer next time (429, 5xx, 408, no answer); an
+    /// error it means (404 `VIDEO_NOT_FOUND`, 403, a malformed answer) is not retried.
+    public let retries: Int
+    /// The wait before the first retry; it doubles at each further one.
+    public let retryDelay: Duration
 
     /// Creates a client.
     /// - Parameters:
@@ -31,7 +36,12 @@ public struct PlaybackService: Sendable {
     ///   - policyKey: The policy key.
     ///   - authToken: A playback authorization token, sent as a bearer token.
     ///   - client: The HTTP client.
-    public init(baseURL: String = defaultBaseURL, accountId: String, policyKey: String, authToken: String? = nil, client: HTTPClient) {
+    ///   - retries: Further attempts after a failure that may pass (default 2).
+    ///   - retryDelay: The first retry's wait (default 0.5 s), doubling.
+    public init(baseURL: String = defaultBaseURL, accountId: String, policyKey: String, authToken: String? = nil, client: HTTPClient,
+                retries: Int = 2, retryDelay: Duration = .milliseconds(500)) {
+        self.retries = max(0, retries)
+        self.retryDelay = retryDelay
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.accountId = accountId
         self.policyKey = policyKey
@@ -81,10 +91,11 @@ public struct PlaybackService: Sendable {
     /// `pageSize` videos at a time, until `count` is reached or a page comes back empty.
     public func findWholePlaylist(_ reference: CatalogueReference, pageSize: Int = 100) async throws(CatalogueError) -> CataloguePlaylist {
         var playlist = try await findPlaylist(reference)
-        while let count = playlist.count, playlist.videos.count < count {
-            let page = try await findPlaylist(reference, limit: pageSize, offset: playlist.videos.count)
-            guard !page.videos.isEmpty else { break }
+        while let count = playlist.count, playlist.entryCount < count {
+            let page = try await findPlaylist(reference, limit: pageSize, offset: playlist.entryCount)
+            guard page.entryCount > 0 else { break }
             playlist.videos += page.videos
+            playlist.skipped += page.skipped
         }
         return playlist
     }
@@ -112,19 +123,40 @@ public struct PlaybackService: Sendable {
 
     /// GETs `url` and maps failures: an error status with a Brightcove error array becomes ``CatalogueError/api(url:status:code:subcode:message:)``.
     private func get(_ url: String) async throws(CatalogueError) -> [UInt8] {
-        do {
-            return try await client.get(url, headers: headers).body
-        } catch {
-            switch error {
-            case let .status(_, code, body):
-                if let entry = CatalogueJSON.errorEntry(from: body) {
-                    throw .api(url: url, status: code, code: entry.code, subcode: entry.subcode, message: entry.message)
+        var delay = retryDelay
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                let response = try await client.get(url, headers: headers)
+                // Some gateways answer an error with 200 and the error array: an error all the same.
+                if let entry = CatalogueJSON.errorEntry(from: response.body) {
+                    throw CatalogueError.api(url: url, status: response.status, code: entry.code, subcode: entry.subcode, message: entry.message)
                 }
-                let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                throw .http(url: url, status: code, body: String(text.prefix(200)))
-            default:
+                return response.body
+            } catch let error as CatalogueError {
+                throw error
+            } catch let error as HTTPError {
+                guard error.isRetryable, attempt <= retries, !Task.isCancelled else { throw Self.mapped(error, url: url) }
+                do { try await Task.sleep(for: delay) } catch { throw Self.mapped(HTTPError.cancelled(url: url), url: url) }
+                delay *= 2
+            } catch {
                 throw .transport(url: url, message: "\(error)")
             }
+        }
+    }
+
+    /// A failed request as the service's error.
+    private static func mapped(_ error: HTTPError, url: String) -> CatalogueError {
+        switch error {
+        case let .status(_, code, body):
+            if let entry = CatalogueJSON.errorEntry(from: body) {
+                return .api(url: url, status: code, code: entry.code, subcode: entry.subcode, message: entry.message)
+            }
+            let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            return .http(url: url, status: code, body: String(text.prefix(200)))
+        default:
+            return .transport(url: url, message: "\(error)")
         }
     }
 
