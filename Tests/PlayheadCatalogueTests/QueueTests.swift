@@ -216,7 +216,8 @@ extension QueueTests {
         let run = await QueueFixtures.run(items, mode: .demux) { queue in queue.stop() }
         let report = try #require(run.report)
         #expect(report.stopped)
-        #expect(report.items.map(\.status) == ["stopped"])
+        #expect(report.items.map(\.status) == ["stopped", "notPlayed"])
+        #expect(report.items.map(\.index) == [0, 1] && report.items[1].report == nil && report.items[1].item.url == items[1].url)
         #expect(run.lifecycle == ["sessionStarted 0", "sessionEnded 0", "queueCompleted"])
     }
 }

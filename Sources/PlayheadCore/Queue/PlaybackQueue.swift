@@ -251,13 +251,19 @@ public final class PlaybackQueue: @unchecked Sendable {
             index += 1
         }
         for preload in lock.withLock({ preloads.values }) { preload.task.cancel() }
-        report.stopped = lock.withLock {
+        let (stopped, left) = lock.withLock {
             current = max(current, index)
-            return stopRequested
+            return (stopRequested, Array(items.dropFirst(index)))
         }
+        report.stopped = stopped
         report.totalSeconds = isVirtual ? queueTime : (ContinuousClock.now - origin).secondsDouble
+        // A stop leaves the rest of the queue unplayed: said, so the report accounts for every entry.
+        for (offset, item) in left.enumerated() {
+            report.items.append(.init(index: index + offset, item: item, startSeconds: report.totalSeconds, endSeconds: report.totalSeconds,
+                                      firstFrameSeconds: nil, status: "notPlayed", error: nil, preload: nil, preloadedURLsUsed: [], report: nil))
+        }
         bus.post(.custom(name: "queueCompleted", payload: ["items": String(report.items.count), "failed": String(report.failed.count),
-                                                           "stopped": String(report.stopped)]))
+                                                           "stopped": String(report.stopped), "notPlayed": String(left.count)]))
         return report
     }
 

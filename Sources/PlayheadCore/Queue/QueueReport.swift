@@ -14,7 +14,8 @@ public struct QueueReport: Sendable, Codable {
         public var endSeconds: Double
         /// Queue time its first frame was presented; nil when none was.
         public var firstFrameSeconds: Double?
-        /// `completed`, `stopped`, `error`, or `failed` for an entry that never began (unresolved).
+        /// `completed`, `stopped`, `error`, `failed` for an entry that never began (unresolved), or
+        /// `notPlayed` for an entry a stop of the queue left (at the queue's end time, without a session).
         public var status: String
         /// Why it failed, if it did.
         public var error: String?
@@ -47,7 +48,7 @@ public struct QueueReport: Sendable, Codable {
     public var clock: String
     /// Whether preloading was on.
     public var preload: Bool
-    /// Every entry's turn, in play order.
+    /// Every entry's turn, in play order (after a stop, the entries left, as `notPlayed`).
     public var items: [Item] = []
     /// The gaps between consecutive items that presented frames (failed items in between are skipped over).
     public var gaps: [Gap] = []
