@@ -131,6 +131,6 @@ let package = Package(
             ],
             path: "Tests/PlayheadServerTests"
         ),
-        .testTarget(name: "PlayheadCLITests", dependencies: ["PlayheadTestFixtures", "playhead", "PlayheadOrigin", "PlayheadNet"], path: "Tests/PlayheadCLITests"),
+        .testTarget(name: "PlayheadCLITests", dependencies: ["PlayheadTestFixtures", "playhead", "PlayheadOrigin", "PlayheadNet", "PlayheadMedia"], path: "Tests/PlayheadCLITests"),
     ]
 )

@@ -43,7 +43,7 @@ public actor SegmentFetcher {
         var fetched = 0
         var initBytes: [UInt8] = []
         if let map = segment.map {
-            initBytes = try await initSection(map, key: segment.key, mediaSequence: segment.mediaSequence,
+            initBytes = try await initSection(map, key: map.key, mediaSequence: segment.mediaSequence,
                                               baseURL: baseURL, at: seconds, elapsed: &elapsed, fetched: &fetched)
         }
         let transfer = try await network.fetch(url, range: segment.byteRange.map(Self.request), at: seconds + elapsed)

@@ -1,6 +1,7 @@
 import CFFmpeg
 
-/// AES-128-CBC decryption of whole HLS segments (EXT-X-KEY METHOD=AES-128), with PKCS#7 padding.
+/// AES-128-CBC decryption of whole HLS segments (EXT-X-KEY METHOD=AES-128), with PKCS#7 padding, and
+/// the encryption that makes such segments (for test streams).
 public enum AES128 {
     /// The IV HLS uses when EXT-X-KEY has none: the media sequence number as a 128-bit big-endian integer.
     public static func iv(mediaSequence: Int) -> [UInt8] {
@@ -37,5 +38,26 @@ public enum AES128 {
         }
         plain.removeLast(pad)
         return plain
+    }
+
+    /// Encrypts `data` with a 16-byte `key` and `iv` after PKCS#7 padding, as an HLS packager does for
+    /// METHOD=AES-128 (the inverse of ``decrypt(_:key:iv:)``).
+    /// - Throws: `MediaError.decryptionFailed` when the key or IV is not 16 bytes.
+    public static func encrypt(_ data: [UInt8], key: [UInt8], iv: [UInt8]) throws(MediaError) -> [UInt8] {
+        guard key.count == 16 else { throw .decryptionFailed("key is \(key.count) bytes, expected 16") }
+        guard iv.count == 16 else { throw .decryptionFailed("IV is \(iv.count) bytes, expected 16") }
+        let pad = 16 - data.count % 16
+        let plain = data + [UInt8](repeating: UInt8(pad), count: pad)
+        guard let aes = av_aes_alloc() else { throw .outOfMemory("AES context") }
+        defer { av_free(UnsafeMutableRawPointer(aes)) }
+        av_aes_init(aes, key, 128, 0)
+        var chain = iv
+        var cipher = [UInt8](repeating: 0, count: plain.count)
+        cipher.withUnsafeMutableBufferPointer { out in
+            plain.withUnsafeBufferPointer { input in
+                av_aes_crypt(aes, out.baseAddress, input.baseAddress, Int32(plain.count / 16), &chain, 0)
+            }
+        }
+        return cipher
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
+import PlayheadMedia
 import PlayheadOrigin
+import PlayheadTestFixtures
 import Testing
 
 /// `playhead frames --framemd5 -` against `ffmpeg -f framemd5` on the same URL, over HTTP on 127.0.0.1.
@@ -93,6 +95,46 @@ import Testing
         let ours = await CLI.run(CLI.playhead, ["frames", folder + "/index.m3u8"])
         #expect(ours.status == 1)
         #expect(ours.stderr.contains("the key file://\(folder)/key.bin is 22 bytes, expected 16"), "\(ours.stderr)")
+    }
+
+    /// AES-128 over fMP4: the init section is encrypted by the EXT-X-KEY in force where EXT-X-MAP stands, not by
+    /// the segments' later one (RFC 8216bis 4.4.4.5); a MAP before any KEY is in the clear. Both decode to the
+    /// clear rendition's frames, as FFmpeg decodes them.
+    @Test func anFMP4InitSectionTakesTheKeyInForceAtItsMap() async throws {
+        let folder = NSTemporaryDirectory() + "playhead-fmp4-aes-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let source = CLI.streams + "/fmp4/v0"
+        let key = (0..<16).map { UInt8($0 * 17) }
+        let mapIV = [UInt8](repeating: 0, count: 15) + [10], segmentIV = (0..<16).map { UInt8($0) }
+        func hex(_ bytes: [UInt8]) -> String { "0x" + bytes.map { String(format: "%02x", $0) }.joined() }
+        func read(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: source + "/" + name))) }
+        try Data(key).write(to: URL(fileURLWithPath: folder + "/k.bin"))
+        try Data(try AES128.encrypt(read("init.mp4"), key: key, iv: mapIV)).write(to: URL(fileURLWithPath: folder + "/init-enc.mp4"))
+        try Data(read("init.mp4")).write(to: URL(fileURLWithPath: folder + "/init-clear.mp4"))
+        let clear = try String(contentsOfFile: source + "/index.m3u8", encoding: .utf8)
+        var segmentLines: [String] = []
+        for line in clear.split(separator: "\n").map(String.init) where line.hasPrefix("#EXTINF") || line.hasSuffix(".m4s") {
+            if line.hasSuffix(".m4s") {
+                try Data(try AES128.encrypt(read(line), key: key, iv: segmentIV)).write(to: URL(fileURLWithPath: folder + "/" + line))
+            }
+            segmentLines.append(line)
+        }
+        let head = "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:4\n"
+        let segmentKey = "#EXT-X-KEY:METHOD=AES-128,URI=\"k.bin\",IV=\(hex(segmentIV))\n"
+        let tail = segmentLines.joined(separator: "\n") + "\n#EXT-X-ENDLIST\n"
+        try (head + "#EXT-X-KEY:METHOD=AES-128,URI=\"k.bin\",IV=\(hex(mapIV))\n#EXT-X-MAP:URI=\"init-enc.mp4\"\n" + segmentKey + tail)
+            .write(toFile: folder + "/own-key.m3u8", atomically: true, encoding: .utf8)
+        try (head + "#EXT-X-MAP:URI=\"init-clear.mp4\"\n" + segmentKey + tail).write(toFile: folder + "/clear-map.m3u8", atomically: true, encoding: .utf8)
+        let expected = await ChildProcess.ffmpegHashes(source + "/index.m3u8")
+        #expect(expected.count >= 299)
+        for name in ["own-key.m3u8", "clear-map.m3u8"] {
+            let ours = await CLI.run(CLI.playhead, ["frames", folder + "/" + name, "--framemd5", "-"])
+            #expect(ours.status == 0, "\(name): \(ours.stderr)")
+            #expect(CLI.hashes(ours.stdout) == expected, "\(name)")
+            let reference = await ChildProcess.ffmpegHashes(folder + "/" + name, inputOptions: ["-allowed_extensions", "ALL"])
+            #expect(reference == expected, "FFmpeg reads \(name) so too")
+        }
     }
 
     @Test func eachSegmentCountsItsOwnFrames() async throws {

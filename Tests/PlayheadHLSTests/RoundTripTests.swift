@@ -27,6 +27,36 @@ import Testing
         #expect(roundTripped >= 140)
     }
 
+    /// An EXT-X-MAP keeps the key in force where it stands: a MAP before any KEY is clear, one after a KEY is
+    /// encrypted by it and not by a later KEY; serialised, each MAP still stands after its own keys.
+    @Test func anInitSectionKeepsTheKeyInForceAtItsTag() throws {
+        let text = """
+        #EXTM3U
+        #EXT-X-VERSION:6
+        #EXT-X-TARGETDURATION:4
+        #EXT-X-MAP:URI="clear.mp4"
+        #EXT-X-KEY:METHOD=AES-128,URI="k.bin",IV=0x000102030405060708090a0b0c0d0e0f
+        #EXTINF:4,
+        a.m4s
+        #EXT-X-KEY:METHOD=AES-128,URI="k.bin",IV=0x0000000000000000000000000000000a
+        #EXT-X-MAP:URI="enc.mp4"
+        #EXT-X-KEY:METHOD=AES-128,URI="k2.bin",IV=0x000102030405060708090a0b0c0d0e0f
+        #EXTINF:4,
+        b.m4s
+        #EXT-X-ENDLIST
+        """
+        let first = try Playlist.parse(text).playlist
+        guard case .media(let media) = first else { Issue.record("not a media playlist"); return }
+        #expect(media.segments[0].map?.keys == [])
+        #expect(media.segments[0].map?.key == nil)
+        #expect(media.segments[0].key?.uri == "k.bin")
+        #expect(media.segments[1].map?.key?.iv?.last == 10 && media.segments[1].map?.key?.uri == "k.bin")
+        #expect(media.segments[1].key?.uri == "k2.bin")
+        let serialized = first.serialize()
+        #expect(try Playlist.parse(serialized).playlist == first, "\(serialized)")
+        #expect(serialized.components(separatedBy: "#EXT-X-MAP:URI=\"clear.mp4\"")[0].contains("EXT-X-KEY") == false)
+    }
+
     @Test func richMediaPlaylistRoundTrips() throws {
         let text = """
         #EXTM3U

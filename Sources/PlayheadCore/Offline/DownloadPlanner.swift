@@ -236,6 +236,9 @@ public struct DownloadPlanner: Sendable {
             }
             if var map = segment.map {
                 map.uri = try localURI(map.uri, kind: .initSection, range: map.byteRange)
+                var mapKeys: [SegmentKey] = []
+                for key in map.keys { mapKeys.append(try localKey(key)) }
+                map.keys = mapKeys
                 segment.map = map
             }
             if let key = segment.key { segment.key = try localKey(key) }

@@ -131,11 +131,39 @@ public struct MediaInitializationSection: Sendable, Equatable, Hashable, Codable
     /// The sub-range of the resource; absent means the whole resource. An absent offset is
     /// resolved to 0.
     public var byteRange: ByteRange?
+    /// The keys in force where the EXT-X-MAP tag stands (RFC 8216bis 4.4.4.5: the EXT-X-KEY that applies to
+    /// the tag encrypts the section), identity first; empty when it is in the clear. A later EXT-X-KEY
+    /// changes the segments' keys, not this section's.
+    public var keys: [SegmentKey]
 
     /// Creates an initialization section.
-    public init(uri: String, byteRange: ByteRange? = nil) {
+    public init(uri: String, byteRange: ByteRange? = nil, keys: [SegmentKey] = []) {
         self.uri = uri
         self.byteRange = byteRange
+        self.keys = keys
+    }
+
+    /// The key that decrypts the section: the identity key in force at the tag, nil when none (or `NONE`).
+    public var key: SegmentKey? {
+        keys.first { $0.isIdentityFormat && $0.method != .none }
+    }
+
+    private enum CodingKeys: String, CodingKey { case uri, byteRange, keys }
+
+    /// Decodes a section; `keys` may be absent (empty).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        uri = try c.decode(String.self, forKey: .uri)
+        byteRange = try c.decodeIfPresent(ByteRange.self, forKey: .byteRange)
+        keys = try c.decodeIfPresent([SegmentKey].self, forKey: .keys) ?? []
+    }
+
+    /// Encodes a section; `keys` only when there are some.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(uri, forKey: .uri)
+        try c.encodeIfPresent(byteRange, forKey: .byteRange)
+        if !keys.isEmpty { try c.encode(keys, forKey: .keys) }
     }
 }
 

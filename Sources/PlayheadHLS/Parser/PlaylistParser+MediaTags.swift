@@ -169,6 +169,9 @@ extension PlaylistParser {
             let r = try byteRange(Substring(text), tag)
             section.byteRange = ByteRange(length: r.length, offset: r.offset ?? 0)
         }
+        // The section is encrypted by the key that applies to this tag, not by a later one.
+        let primary = keysInForce.firstIndex { $0.isIdentityFormat } ?? 0
+        section.keys = keysInForce.isEmpty ? [] : [keysInForce[primary]] + keysInForce.enumerated().filter { $0.offset != primary }.map(\.element)
         mapInForce = section
         need(5, tag.line, "EXT-X-MAP")
     }

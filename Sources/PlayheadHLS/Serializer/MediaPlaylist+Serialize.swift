@@ -62,15 +62,26 @@ extension MediaPlaylist {
         w.unknown(s.tags)
         for d in dateRanges where d.segmentIndex == index { w.dateRange(d) }
         if s.discontinuity { w.tag("EXT-X-DISCONTINUITY") }
-        if s.keys != (previous?.keys ?? []) {
-            for k in s.keys { w.key("EXT-X-KEY", k) }
+        // The keys written so far; an EXT-X-MAP takes those in force where it stands, so its own keys come
+        // before it and the segment's (when they differ) after it.
+        var written = previous?.keys ?? []
+        func writeKeys(_ keys: [SegmentKey]) {
+            guard keys != written else { return }
+            if keys.isEmpty {
+                w.key("EXT-X-KEY", SegmentKey(method: .none))
+            } else {
+                for k in keys { w.key("EXT-X-KEY", k) }
+            }
+            written = keys
         }
         if let map = s.map, map != previous?.map {
+            writeKeys(map.keys)
             var a = AttributeWriter()
             a.quoted("URI", map.uri)
             a.quoted("BYTERANGE", map.byteRange.map { "\($0.length)@\($0.offset)" })
             w.tag("EXT-X-MAP", a)
         }
+        writeKeys(s.keys)
         if let pdt = s.programDateTime { w.tag("EXT-X-PROGRAM-DATE-TIME", pdt.iso8601) }
         if let b = s.bitrateKbps, b != previous?.bitrateKbps { w.tag("EXT-X-BITRATE", String(b)) }
         if s.gap { w.tag("EXT-X-GAP") }
