@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import PlayheadCore
 import PlayheadMedia
 import ServiceLifecycle
 
@@ -13,9 +14,22 @@ public enum PlayheadDaemon {
     /// Prints `playhead serve: listening on http://HOST:PORT` on standard output once it accepts requests
     /// (the port the kernel chose when `settings.port` is 0).
     /// - Parameter settings: Address, token, data directory and limits.
-    /// - Throws: When the store cannot be opened or the address cannot be bound.
+    /// - Throws: ``DaemonError`` when another daemon uses the data folder; when the store cannot be opened or
+    ///   the address cannot be bound.
     public static func run(settings: ServerSettings) async throws {
         MediaLog.level = .quiet
+        // One daemon per data folder: a second would mark the first one's running sessions interrupted.
+        try FileManager.default.createDirectory(atPath: settings.dataDirectory, withIntermediateDirectories: true)
+        let folderLock: DirectoryLock
+        do {
+            folderLock = try DirectoryLock(path: settings.dataDirectory)
+        } catch {
+            switch error {
+            case .busy: throw DaemonError.dataFolderInUse(settings.dataDirectory)
+            case let .system(reason): throw DaemonError.dataFolder(settings.dataDirectory, reason)
+            }
+        }
+        defer { withExtendedLifetime(folderLock) {} }
         let manager = try SessionManager(dataDirectory: settings.dataDirectory, maxSessions: settings.maxSessions,
                                          flushIntervalSeconds: settings.flushIntervalSeconds)
         let metrics = ServerMetrics(manager: manager)
@@ -64,5 +78,21 @@ struct SessionStopper: Service {
     func run() async throws {
         try? await gracefulShutdown()
         await manager.stopSessions()
+    }
+}
+
+/// Why the daemon could not start on its data folder.
+public enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Another `playhead serve` holds the data folder.
+    case dataFolderInUse(String)
+    /// The data folder could not be opened or locked: the path and the system's words.
+    case dataFolder(String, String)
+
+    /// One line naming the folder.
+    public var description: String {
+        switch self {
+        case let .dataFolderInUse(path): "the data folder \(path) is in use by another playhead serve: give another --data or stop that one"
+        case let .dataFolder(path, reason): "the data folder \(path): \(reason)"
+        }
     }
 }

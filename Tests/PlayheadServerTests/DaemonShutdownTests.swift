@@ -146,6 +146,25 @@ struct DaemonShutdownTests {
         return (String(decoding: reply.bytes, as: UTF8.self), reply.closed)
     }
 
+    /// A second daemon on the data folder of a running one is refused (exit 2, naming the folder) and leaves
+    /// the first one's session as it was; once the first has ended, the folder is free.
+    @Test(.timeLimit(.minutes(2))) func aSecondDaemonOnTheSameDataFolderIsRefused() async throws {
+        let data = ServerFixtures.temporaryDirectory("lock")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        defer { origin.stop() }
+        let first = try DaemonProcess(data: data)
+        let id = try await pausedSession(first, origin)
+        let second = await ChildProcess.run(ServerFixtures.playhead, ["serve", "--port", "0", "--data", data])
+        #expect(second.status == 2)
+        #expect(second.stderr.contains("the data folder \(data) is in use by another playhead serve"), "\(second.stderr)")
+        #expect(try first.status(id) == "paused")
+        first.terminate()
+        let third = try DaemonProcess(data: data)
+        #expect(ServerFixtures.object(try third.send("GET", "/v1/sessions/\(id)"))["status"] as? String == "stopped")
+        third.terminate()
+    }
+
     @Test(.timeLimit(.minutes(1))) func idleConnectionsAreClosed() throws {
         let data = ServerFixtures.temporaryDirectory("idle")
         defer { try? FileManager.default.removeItem(atPath: data) }

@@ -1,10 +1,9 @@
 import Foundation
 
-/// An exclusive advisory lock (`flock`) on a download folder, so that two runs (two downloads, or a
-/// download and a `--verify`) never write one folder's files and manifest at once. The lock is on the
-/// folder itself, so it leaves no file behind, and the system drops it when the process ends, however it ends.
+/// The ``DirectoryLock`` on a download folder, so that two runs (two downloads, or a download and a
+/// `--verify`) never write one folder's files and manifest at once; the folder is made when missing.
 final class FolderLock {
-    private let descriptor: Int32
+    private let lock: DirectoryLock
 
     /// Locks `folder`, creating it (and its parents) when missing.
     /// - Parameter createdFolder: set to true when this call made the folder.
@@ -21,18 +20,13 @@ final class FolderLock {
         } else if !isFolder.boolValue {
             throw .folder(path: folder, detail: "is a file, not a folder")
         }
-        descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw .folder(path: folder, detail: "cannot open: \(String(cString: strerror(errno)))")
-        }
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            if errno == EINTR { continue }
-            let reason = errno == EWOULDBLOCK ? "another playhead download (or --verify) is using this folder: wait for it to end"
-                                              : "cannot lock: \(String(cString: strerror(errno)))"
-            close(descriptor)
-            throw .folder(path: folder, detail: reason)
+        do {
+            lock = try DirectoryLock(path: folder)
+        } catch {
+            switch error {
+            case .busy: throw .folder(path: folder, detail: "another playhead download (or --verify) is using this folder: wait for it to end")
+            case let .system(reason): throw .folder(path: folder, detail: reason)
+            }
         }
     }
-
-    deinit { close(descriptor) }
 }
