@@ -7,7 +7,8 @@ import PlayheadCore
 /// Each message is `id: SEQ`, `event: NAME`, `data: NDJSON line`. A client that reconnects with
 /// `Last-Event-ID: N` (or `?lastEventId=N`) gets every event after N: first those in the store, then
 /// those still in the bus's memory, then new ones as they are posted. The stream ends when the session
-/// ends (at once for a session that already has). While no event comes, a comment line (`: keep-alive`)
+/// ends (at once for a session that already has). An event is sent once the store holds it (at most one
+/// write batch later), so that an event a client has seen survives a crash of the daemon. While no event comes, a comment line (`: keep-alive`)
 /// is sent every `keepAliveSeconds`: a client that left is noticed when that write fails, and the
 /// stream's subscription to the bus ends with it.
 enum EventStream {
@@ -80,6 +81,7 @@ enum EventStream {
         let session = manager.runningSession(id)
         let live = session?.player.bus.stream()
         let store = manager.store
+        let storeWriter = manager.writer
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
@@ -91,6 +93,7 @@ enum EventStream {
             }
             if let session, let live {
                 for event in session.player.bus.events where event.sequence > last {
+                    await storeWriter.waitUntilStored(sessionID: id, sequence: event.sequence)
                     try await writer.write(ByteBuffer(string: message(sequence: event.sequence, name: event.name, line: event.jsonLine())))
                     last = event.sequence
                 }
@@ -99,6 +102,7 @@ enum EventStream {
                 for await item in items {
                     switch item {
                     case let .event(event) where event.sequence > last:
+                        await storeWriter.waitUntilStored(sessionID: id, sequence: event.sequence)
                         try await writer.write(ByteBuffer(string: message(sequence: event.sequence, name: event.name, line: event.jsonLine())))
                         last = event.sequence
                     case .event: continue

@@ -26,6 +26,20 @@ public final class StoreWriter: Sendable {
 
     private let store: SessionStore
     private let pending = Mutex<[PendingWrite]>([])
+    /// Per session, the highest event sequence committed, and the tasks waiting for one.
+    private let stored = Mutex(StoredEvents())
+
+    private struct StoredEvents {
+        var highest: [String: Int] = [:]
+        var waiters: [UUID: (sessionID: String, sequence: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
+        var closed = false
+
+        /// Takes out the waiters `isDue` says are due.
+        mutating func due(_ isDue: (String, Int) -> Bool) -> [CheckedContinuation<Void, Never>] {
+            let keys = waiters.filter { isDue($0.value.sessionID, $0.value.sequence) }.map(\.key)
+            return keys.compactMap { waiters.removeValue(forKey: $0)?.continuation }
+        }
+    }
     private let flushLock = NSLock()
     private let task = Mutex<Task<Void, Never>?>(nil)
 
@@ -48,6 +62,31 @@ public final class StoreWriter: Sendable {
     public func close() {
         task.withLock { $0?.cancel() }
         flush()
+        let waiting = stored.withLock { state in
+            state.closed = true
+            return state.due { _, _ in true }
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    /// Returns once event `sequence` of session `sessionID` (and so every earlier one of it) is in the store,
+    /// so that what a client is shown is what a restart keeps; at once when it already is, when the writer is
+    /// closed, or when the task is cancelled. (A batch whose write failed counts as done: its failure is
+    /// reported, and waiting longer would not store it.)
+    func waitUntilStored(sessionID: String, sequence: Int) async {
+        let id = UUID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = stored.withLock { state -> Bool in
+                    if state.closed || (state.highest[sessionID] ?? 0) >= sequence || Task.isCancelled { return true }
+                    state.waiters[id] = (sessionID, sequence, continuation)
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            stored.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
+        }
     }
 
     /// Queues a write for the next batch.
@@ -71,6 +110,15 @@ public final class StoreWriter: Sendable {
             } catch {
                 FileHandle.standardError.write(Data("playhead serve: store write failed: \(error)\n".utf8))
             }
+            var highest: [String: Int] = [:]
+            for case let .event(id, event) in batch { highest[id] = max(highest[id] ?? 0, event.sequence) }
+            guard !highest.isEmpty else { return }
+            let due = stored.withLock { state in
+                state.highest.merge(highest) { max($0, $1) }
+                let now = state.highest
+                return state.due { id, sequence in (now[id] ?? 0) >= sequence }
+            }
+            for continuation in due { continuation.resume() }
         }
     }
 
