@@ -20,8 +20,9 @@ enum SessionReports {
     }
 
     /// The report of a session without a player (interrupted, or running but not yet turned): put
-    /// together from its stored events and samples. What only the player knew (media and manifest
-    /// seconds, frames by kind, live figures) is left at its zero value.
+    /// together from its stored events and samples: video frames from the last sample, playlist reloads from
+    /// the playlists loaded again (and so whether it was live). What only the player knew (media and
+    /// manifest seconds, audio frames, live edge distances) is left at its zero value, and `error` says so.
     static func rebuilt(_ stored: StoredSession, manager: SessionManager) throws -> PlaybackReport {
         let id = stored.id
         var report = PlaybackReport(url: stored.spec.url, clock: stored.spec.clock.rawValue, mode: stored.spec.mode.rawValue)
@@ -30,6 +31,7 @@ enum SessionReports {
         // The media playlist of each rung: a load follows the switch to its rung; a switch back to a
         // rung already loaded reuses its playlist without loading it again.
         var rungURLs: [Int: String] = [:]
+        var loaded: Set<String> = []
         for event in try events(manager: manager, id: id) {
             report.sessionSeconds = max(report.sessionSeconds, event.playerTime)
             switch event.kind {
@@ -64,6 +66,8 @@ enum SessionReports {
                 if let last = report.seeks.indices.last { report.seeks[last].completedAt = event.playerTime }
             case let .framesDropped(count, _, _): report.framesDropped += count
             case let .playlistLoaded(url, _, _):
+                // A playlist loaded again is a reload: only a live playlist is (a VOD rung's is kept).
+                if !loaded.insert(url).inserted { report.playlistReloads += 1 }
                 report.mediaPlaylistURL = url
                 if let rung = report.variantBandwidth { rungURLs[rung] = url }
             case let .segmentLoaded(_, _, bytes, _, _):
@@ -79,8 +83,13 @@ enum SessionReports {
             report.bytesDownloaded = max(report.bytesDownloaded, last.bytesDownloaded)
             report.segmentsDownloaded = max(report.segmentsDownloaded, last.segmentsDownloaded)
             report.framesDropped = max(report.framesDropped, last.droppedFrameCount)
+            report.framesPresented["video"] = max(report.framesPresented["video"] ?? 0, last.presentedFrameCount)
         }
-        if stored.status == SessionStore.interruptedStatus { report.error = "interrupted: the daemon stopped while the session ran" }
+        report.isLive = report.playlistReloads > 0
+        if stored.status == SessionStore.interruptedStatus {
+            report.error = "interrupted: the daemon stopped while the session ran (report rebuilt from the stored events and samples; "
+                + "audio frames, manifest and media seconds and the live edge distance were not recorded)"
+        }
         return report
     }
 

@@ -48,6 +48,10 @@ public final class SessionStore: Sendable {
                     PRIMARY KEY (sessionId, seq)) WITHOUT ROWID;
                 """)
         }
+        // When each session last had something written: an interrupted session ended about then.
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: "ALTER TABLE session ADD COLUMN lastWriteAt DOUBLE")
+        }
         return migrator
     }
 
@@ -56,8 +60,9 @@ public final class SessionStore: Sendable {
     @discardableResult
     public func markInterrupted() throws -> Int {
         try pool.write { db in
-            try db.execute(sql: "UPDATE session SET status = ?, active = 0, endedAt = COALESCE(endedAt, ?) WHERE active = 1",
-                           arguments: [Self.interruptedStatus, Date().timeIntervalSince1970])
+            // It ended when its last write was stored (not now, at the restart); one that never wrote, as it began.
+            try db.execute(sql: "UPDATE session SET status = ?, active = 0, endedAt = COALESCE(endedAt, lastWriteAt, createdAt) WHERE active = 1",
+                           arguments: [Self.interruptedStatus])
             return db.changesCount
         }
     }

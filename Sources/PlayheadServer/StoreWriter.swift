@@ -13,6 +13,13 @@ enum PendingWrite: Sendable {
     /// A session ended: its report; `samples` replace the live ones (the report's are once a second of
     /// session time, exact on the virtual clock).
     case finish(sessionID: String, PlaybackReport)
+
+    /// The session written to.
+    var sessionID: String {
+        switch self {
+        case let .event(id, _), let .sample(id, _), let .status(id, _), let .finish(id, _): id
+        }
+    }
 }
 
 /// Batches the store's writes: everything queued is written in one transaction every
@@ -106,6 +113,11 @@ public final class StoreWriter: Sendable {
             do {
                 try store.pool.write { db in
                     for write in batch { try Self.apply(write, db) }
+                    let written = Set(batch.map(\.sessionID))
+                    let now = Date().timeIntervalSince1970
+                    for id in written {
+                        try db.execute(sql: "UPDATE session SET lastWriteAt = ? WHERE id = ?", arguments: [now, id])
+                    }
                 }
             } catch {
                 FileHandle.standardError.write(Data("playhead serve: store write failed: \(error)\n".utf8))

@@ -67,6 +67,7 @@ struct DaemonIntegrationTests {
         let helped = Set(metrics.split(separator: "\n").filter { $0.hasPrefix("# HELP ") }.map { $0.split(separator: " ")[2] })
         #expect(!typed.isEmpty && typed.allSatisfy { helped.contains($0) }, "no HELP for \(typed.filter { !helped.contains($0) })")
         let seenBeforeKill = ServerFixtures.parseSSE(try daemon.send("GET", "/v1/sessions/\(d)/events", timeoutSeconds: 1).text)
+        let killedAt = Date().timeIntervalSince1970
         daemon.kill()
 
         daemon = try DaemonProcess(data: data, token: "integration")
@@ -87,6 +88,15 @@ struct DaemonIntegrationTests {
         #expect((report["seeks"] as? [Any])?.count == 1)
         let partial = try daemon.send("GET", "/v1/sessions/\(d)/report")
         #expect(partial.status == 200 && partial.headers["x-playhead-partial"] == "true")
+        // The rebuilt report takes the video frames from the last stored sample, and the session ended
+        // before the kill (when it was last written), not at the restart.
+        let rebuilt = ServerFixtures.object(partial)
+        let lastSample = (rebuilt["samples"] as? [[String: Any]])?.last
+        let frames = (rebuilt["framesPresented"] as? [String: Any])?["video"] as? Int
+        #expect(frames != nil && frames == lastSample?["presentedFrameCount"] as? Int && frames! > 0, "\(String(describing: frames))")
+        #expect(rebuilt["isLive"] as? Bool == false && (rebuilt["error"] as? String)?.hasPrefix("interrupted") == true)
+        let ended = ServerFixtures.object(try daemon.send("GET", "/v1/sessions/\(d)"))["endedAtSeconds"] as? Double
+        #expect(ended != nil && ended! <= killedAt, "ended \(String(describing: ended)), killed \(killedAt)")
         let html = try daemon.send("GET", "/v1/sessions/\(a)/report.html")
         #expect(html.status == 200 && html.text.contains("<svg"))
     }
