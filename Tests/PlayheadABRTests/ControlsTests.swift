@@ -12,8 +12,9 @@ struct FixedPolicy: ABRPolicy {
 @Suite struct ControlsTests {
     let ladder = [300_000, 750_000, 1_200_000, 1_850_000, 2_850_000, 4_300_000]
 
-    func context(last: Int? = nil, dropped: Double = 0) -> ABRContext {
-        ABRContext(ladderBitsPerSecond: ladder, segmentIndex: last == nil ? 0 : 1, lastIndex: last, droppedFrameRatio: dropped)
+    func context(last: Int? = nil, dropped: Double = 0, at seconds: Double = 0) -> ABRContext {
+        ABRContext(ladderBitsPerSecond: ladder, segmentIndex: last == nil ? 0 : 1, lastIndex: last, droppedFrameRatio: dropped,
+                   sessionSeconds: seconds)
     }
 
     @Test func initialBitrateTakesTheClosestRungAtOrBelowIgnoringMinAndMax() {
@@ -69,11 +70,18 @@ struct FixedPolicy: ABRPolicy {
         #expect(controller.select(context(last: 5)) == ABRDecision(index: 0, bitsPerSecond: 300_000, reason: "policy"))
     }
 
-    @Test func frameDropsForceOneRungBelowTheLast() {
+    /// 15% of frames dropped sends the next segment one rung below the last, and the policy may not climb
+    /// above that rung for 60 s (it would go straight back to the rung that dropped them); then it may.
+    @Test func frameDropsForceOneRungBelowTheLastAndHoldItThere() {
         var controller = ABRController(policy: FixedPolicy(index: 5))
-        #expect(controller.select(context(last: 3, dropped: 0.2)) == ABRDecision(index: 2, bitsPerSecond: 1_200_000, reason: "frame-drops"))
-        #expect(controller.select(context(last: 3, dropped: 0.1)).index == 5)
-        #expect(controller.select(context(last: 0, dropped: 0.5)).index == 5)  // nothing below the lowest
+        #expect(controller.select(context(last: 3, dropped: 0.2, at: 10)) == ABRDecision(index: 2, bitsPerSecond: 1_200_000, reason: "frame-drops"))
+        #expect(controller.select(context(last: 2, dropped: 0, at: 14)) == ABRDecision(index: 2, bitsPerSecond: 1_200_000, reason: "frame-drops"))
+        #expect(controller.select(context(last: 2, dropped: 0.1, at: 69.9)).index == 2)
+        #expect(controller.select(context(last: 2, dropped: 0, at: 70)) == ABRDecision(index: 5, bitsPerSecond: 4_300_000, reason: "policy"))
+        #expect(controller.select(context(last: 5, dropped: 0.1, at: 71)).index == 5)
+        #expect(controller.select(context(last: 0, dropped: 0.5, at: 72)).index == 5)  // nothing below the lowest
+        controller.reset()
+        #expect(controller.frameDropCap == nil)
     }
 
     @Test func bitrateChangeNotificationCarriesTheBitrate() throws {

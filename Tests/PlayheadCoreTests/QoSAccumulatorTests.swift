@@ -48,7 +48,9 @@ import Testing
         qos.recordTransfer(bytes: 2_000, seconds: 0.01, isSegment: false)
         let info = qos.information(at: 3)
         #expect(info.observedBitrate == Double(375_000 + 2_000) * 8 / 1.51)
-        #expect(info.timeToFirstByteSeconds == 0.3)
+        // Time to first byte is the first segment's, for good; the recent one is the window's mean.
+        #expect(info.timeToFirstByteSeconds == 0.2)
+        #expect(info.recentTimeToFirstByteSeconds == 0.3)
         #expect(info.bytesDownloaded == 1_502_000)
         #expect(info.segmentsDownloaded == 3)
     }

@@ -296,6 +296,33 @@ import Testing
         #expect(run.report.notifications.filter { $0.code.code == 302000 }.count == switches.count)
     }
 
+    /// One decision per segment boundary, and every switch announced is the rung then fetched: a policy
+    /// that answers another rung at every call is asked once per segment, so no media sequence has two
+    /// switches (QA: a switch whose playlist had to load was decided again at the same boundary, announcing
+    /// rungs never fetched: 1830400 then 950400 at one segment, on frame drops).
+    @Test func eachBoundaryIsDecidedOnceAndAnnouncesTheRungFetched() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        var settings = ABRSettings()
+        settings.customPolicy = CyclingPolicy()
+        let run = await PlayerFixtures.playVirtual(server.url("/ts/master.m3u8"), configure: { $0.abr = settings; $0.mode = .demux })
+        #expect(run.report.finalStatus == .completed)
+        let switches = run.report.bitrateSwitches
+        let sequences = switches.compactMap(\.mediaSequence)
+        #expect(Set(sequences).count == sequences.count, "\(switches.map { ($0.mediaSequence ?? -1, $0.toBitsPerSecond, $0.reason) })")
+        let rungs = [510_400, 950_400, 1_830_400, 3_370_400]
+        let loaded = run.events.compactMap { event -> (Int, Int)? in
+            guard case let .segmentLoaded(url, sequence, _, _, _) = event.kind,
+                  let rung = (0..<4).first(where: { url.contains("/v\($0)/") }) else { return nil }
+            return (sequence, rungs[rung])
+        }
+        #expect(loaded.count == 8)
+        for (sequence, bitrate) in loaded {
+            let announced = switches.last { ($0.mediaSequence ?? 0) <= sequence }?.toBitsPerSecond
+            #expect(announced == bitrate, "segment \(sequence) came from \(bitrate), the last switch said \(String(describing: announced))")
+        }
+    }
+
     /// Keyframes mode buffers and starts as the other modes do: a keyframe stands for its group of
     /// pictures, and each comes out of the decoder at once. QA: on a 50 Mbit/s link it stalled at 2.03 s
     /// and 6.03 s with seconds of media buffered, and started only once the second segment was in.
@@ -336,5 +363,16 @@ import Testing
             let last = try #require(context.upcomingChunkBytes?.last)
             #expect(last == context.ladderBitsPerSecond.map { Int((Double($0) * 2 / 8).rounded()) })
         }
+    }
+}
+
+/// A policy that answers the next rung at every call (3, 0, 2, 1, 3, …): asked twice at one boundary, it
+/// changes its mind.
+struct CyclingPolicy: ABRPolicy {
+    let name = "cycling"
+    var calls = 0
+    mutating func choose(_ context: ABRContext) -> Int {
+        defer { calls += 1 }
+        return [3, 0, 2, 1][calls % 4]
     }
 }

@@ -2,7 +2,8 @@
 /// boundary.
 ///
 /// Order: a manual lock wins over everything; the first fragment follows the initial bitrate when one is
-/// set (ignoring minimum and maximum); otherwise the policy chooses, then a frame-drop downswitch, then
+/// set (ignoring minimum and maximum); otherwise the policy chooses, then a frame-drop downswitch (which
+/// also caps the rungs below the one that dropped frames for ``frameDropCapSeconds``), then
 /// the preferred peak, the maximum and the minimum apply in that order (so the minimum wins when it and
 /// a cap conflict).
 public struct ABRController: Sendable {
@@ -12,6 +13,12 @@ public struct ABRController: Sendable {
     public var controls: ABRControls
     /// Whether a decision has been made since creation or the last ``reset()``.
     public private(set) var hasDecided = false
+    /// After a frame-drop downswitch: the highest rung allowed, and until what session time (so the
+    /// throughput rule does not climb straight back to the rung that dropped frames).
+    public private(set) var frameDropCap: (index: Int, untilSeconds: Double)?
+    /// How long a frame-drop downswitch caps the rungs: 60 s (hls.js caps the level for the session;
+    /// ExoPlayer excludes a failing track for 60 s).
+    public static let frameDropCapSeconds = 60.0
 
     /// Creates a controller.
     /// - Parameters:
@@ -26,6 +33,7 @@ public struct ABRController: Sendable {
     public mutating func reset() {
         policy.reset()
         hasDecided = false
+        frameDropCap = nil
     }
 
     /// The rendition of the next segment.
@@ -50,6 +58,14 @@ public struct ABRController: Sendable {
            index >= last, last > 0 {
             index = last - 1
             reason = "frame-drops"
+            frameDropCap = (index, context.sessionSeconds + Self.frameDropCapSeconds)
+        } else if let cap = frameDropCap {
+            if context.sessionSeconds >= cap.untilSeconds {
+                frameDropCap = nil
+            } else if index > cap.index {
+                index = cap.index
+                reason = "frame-drops"
+            }
         }
         if controls.preferredPeakBitsPerSecond > 0, ladder[index] > controls.preferredPeakBitsPerSecond {
             index = context.highestIndex(atMost: Double(controls.preferredPeakBitsPerSecond))

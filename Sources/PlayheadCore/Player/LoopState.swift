@@ -145,6 +145,9 @@ struct LoopState {
     /// made again (a second one let the policy's own start and the caps override the initial bitrate,
     /// after announcing a rung never played).
     var firstSegmentRungChosen = false
+    /// The segment the last ABR decision was made for: a boundary is decided once (a switch whose playlist
+    /// had to load would otherwise be decided again at the same boundary, announcing rungs never fetched).
+    var decidedSequence: Int?
     /// Recent segment transfers, for the bandwidth estimate (most recent last).
     var throughputSamples: [ThroughputSample] = []
     /// Frame counters at the last ABR decision (frame-drop downswitch).

@@ -157,6 +157,7 @@ extension MediaPlayer {
         resetCaptions(leaving: from)
         for assets in state.adAssets.values { for asset in assets { asset.decoder.reset() } }
         state.decodingSegment = nil
+        state.decidedSequence = nil
         state.drained = false
         state.presentedEnd = nil
         state.adCursor = nil

@@ -221,8 +221,9 @@ extension MediaPlayer {
                 await startAdSegment(cursor, attempt: 0, now: now)
             } else if state.pendingSwitch == nil, state.failover == nil, let sequence = state.nextSequence, let tracked = tracker.segment(mediaSequence: sequence),
                       !awaitsResolution(before: sequence), await !loadsAudioFirst(before: tracked) {
-                let decided = state.firstSegmentRungChosen ? nil : decideVariant(now: now)
+                let decided = state.firstSegmentRungChosen || state.decidedSequence == sequence ? nil : decideVariant(now: now)
                 state.firstSegmentRungChosen = false
+                state.decidedSequence = sequence
                 if let index = decided {
                     if !tracker.isLive, let cached = state.variantPlaylists[index] {
                         switchVariant(to: index, playlist: cached.playlist, url: cached.url, now: now)

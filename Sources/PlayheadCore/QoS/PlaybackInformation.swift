@@ -17,9 +17,13 @@ public struct PlaybackInformation: Sendable, Codable, Equatable {
     public var droppedFrameCount: Int
     /// Frames presented since the session began.
     public var presentedFrameCount: Int
-    /// Mean time from request to first byte over the last transfers, in seconds; `nil` before
-    /// any transfer that reported it.
+    /// The first media segment's time from request to first byte, in seconds (the PSDK's "time it took to
+    /// get the first byte from the first video fragment"); `nil` before that segment arrived. It does not
+    /// change afterwards.
     public var timeToFirstByteSeconds: Double?
+    /// Mean time from request to first byte over the last transfers (playlists and keys too), in seconds;
+    /// `nil` before any transfer that reported it.
+    public var recentTimeToFirstByteSeconds: Double?
     /// Player time from the start of loading to the first presented frame, in seconds.
     public var timeToFirstFrameSeconds: Double?
     /// How many times playback waited for data (including the one under way, if any).
@@ -46,8 +50,9 @@ public struct PlaybackInformation: Sendable, Codable, Equatable {
         droppedFrameCount: Int = 0, presentedFrameCount: Int = 0, timeToFirstByteSeconds: Double? = nil,
         timeToFirstFrameSeconds: Double? = nil, bufferingCount: Int = 0, totalBufferingSeconds: Double = 0,
         bufferLengthSeconds: Double = 0, bytesDownloaded: Int = 0, segmentsDownloaded: Int = 0,
-        errorCount: Int = 0, playerTime: Double
+        errorCount: Int = 0, recentTimeToFirstByteSeconds: Double? = nil, playerTime: Double
     ) {
+        self.recentTimeToFirstByteSeconds = recentTimeToFirstByteSeconds
         self.observedBitrate = observedBitrate
         self.profileBitrate = profileBitrate
         self.frameRate = frameRate

@@ -6,8 +6,8 @@ import Foundation
 /// A plain value: the session owns one and feeds it, either call by call or with every bus event
 /// through ``record(_:)``. All times are seconds on the session clock.
 public struct QoSAccumulator: Sendable {
-    /// How many of the latest transfers the observed bitrate and time to first byte are measured
-    /// over: 5.
+    /// How many of the latest transfers the observed bitrate and the recent time to first byte are
+    /// measured over: 5.
     public static let defaultTransferWindow = 5
     /// How many samples ``samples`` keeps: 3,600 (an hour at one a second); older ones are dropped.
     public static let defaultSampleCapacity = 3_600
@@ -29,6 +29,7 @@ public struct QoSAccumulator: Sendable {
     private var droppedFrameCount = 0
     private var loadStartTime = 0.0
     private var firstFrameTime: Double?
+    private var firstSegmentFirstByteSeconds: Double?
     private var bufferingStart: Double?
     private var bufferingCount = 0
     private var completedBufferingSeconds = 0.0
@@ -69,7 +70,10 @@ public struct QoSAccumulator: Sendable {
     public mutating func recordTransfer(bytes: Int, seconds: Double, firstByteSeconds: Double? = nil, isSegment: Bool = true) {
         transfers.append(Transfer(bytes: bytes, seconds: seconds, firstByteSeconds: firstByteSeconds))
         bytesDownloaded += bytes
-        if isSegment { segmentsDownloaded += 1 }
+        if isSegment {
+            if segmentsDownloaded == 0 { firstSegmentFirstByteSeconds = firstByteSeconds }
+            segmentsDownloaded += 1
+        }
     }
 
     /// Notes a presented frame; the first one also sets time to first frame.
@@ -140,7 +144,7 @@ public struct QoSAccumulator: Sendable {
             frameRate: frameRate,
             droppedFrameCount: droppedFrameCount,
             presentedFrameCount: presentedFrameCount,
-            timeToFirstByteSeconds: firstBytes.isEmpty ? nil : firstBytes.reduce(0, +) / Double(firstBytes.count),
+            timeToFirstByteSeconds: firstSegmentFirstByteSeconds,
             timeToFirstFrameSeconds: firstFrameTime.map { $0 - loadStartTime },
             bufferingCount: bufferingCount,
             totalBufferingSeconds: completedBufferingSeconds + ongoing,
@@ -148,6 +152,7 @@ public struct QoSAccumulator: Sendable {
             bytesDownloaded: bytesDownloaded,
             segmentsDownloaded: segmentsDownloaded,
             errorCount: errorCount,
+            recentTimeToFirstByteSeconds: firstBytes.isEmpty ? nil : firstBytes.reduce(0, +) / Double(firstBytes.count),
             playerTime: playerTime)
     }
 
