@@ -2,7 +2,7 @@ import Foundation
 import PlayheadHLS
 import PlayheadNet
 
-/// Plays a VOD media playlist as a live stream on the virtual clock: at session time t the playlist
+/// Plays a VOD media playlist as a live stream on the virtual clock (through ``LiveWindow``): at session time t the playlist
 /// lists the segments that "exist" by then — `initialSegments` at t = 0, then one more each time a
 /// segment's duration has passed — with EXT-X-MEDIA-SEQUENCE moving as a window of `windowSegments`
 /// slides (nil keeps them all, an event playlist), and EXT-X-ENDLIST once every segment is out.
@@ -30,47 +30,13 @@ public struct SimulatedLiveNetwork: PlayerNetwork {
     public func fetch(_ url: String, range: ByteRangeRequest?, at sessionSeconds: Double) async throws(PlayheadError) -> NetworkTransfer {
         var transfer = try await inner.fetch(url, range: range, at: sessionSeconds)
         guard url.hasPrefix(prefix), range == nil, let text = String(bytes: transfer.body, encoding: .utf8),
-              text.contains("#EXTINF"), text.contains("#EXT-X-ENDLIST") else { return transfer }
+              LiveWindow.isVODMediaPlaylist(text) else { return transfer }
         transfer.body = Array(Self.window(of: text, at: sessionSeconds, initialSegments: initialSegments, windowSegments: windowSegments).utf8)
         return transfer
     }
 
-    /// The live window of VOD playlist `text` at session time `seconds`.
+    /// The live window of VOD playlist `text` at session time `seconds` (``LiveWindow`` without looping).
     public static func window(of text: String, at seconds: Double, initialSegments: Int, windowSegments: Int?) -> String {
-        var header: [String] = []
-        var chunks: [(lines: [String], duration: Double)] = []
-        var pending: [String] = []
-        var duration = 0.0
-        var inSegments = false
-        for line in text.split(whereSeparator: \.isNewline).map(String.init) {
-            if line.hasPrefix("#EXT-X-ENDLIST") || line.hasPrefix("#EXT-X-PLAYLIST-TYPE") { continue }
-            if line.hasPrefix("#EXT-X-MEDIA-SEQUENCE") { continue }
-            if !inSegments, line.hasPrefix("#EXTM3U") || line.hasPrefix("#EXT-X-VERSION") || line.hasPrefix("#EXT-X-TARGETDURATION")
-                || line.hasPrefix("#EXT-X-INDEPENDENT") || line.hasPrefix("#EXT-X-MAP") && chunks.isEmpty && pending.isEmpty {
-                header.append(line)
-                continue
-            }
-            inSegments = true
-            pending.append(line)
-            if line.hasPrefix("#EXTINF:") {
-                duration = Double(line.dropFirst(8).prefix { $0 != "," }) ?? 0
-            } else if !line.hasPrefix("#"), !line.isEmpty {
-                chunks.append((pending, duration))
-                pending = []
-            }
-        }
-        // Segment i (0-based) is out once the durations of segments initialSegments…i have passed.
-        var available = min(initialSegments, chunks.count)
-        var clock = 0.0
-        while available < chunks.count, clock + chunks[available].duration <= seconds + 1e-9 {
-            clock += chunks[available].duration
-            available += 1
-        }
-        let first = windowSegments.map { max(0, available - $0) } ?? 0
-        var out = header + ["#EXT-X-MEDIA-SEQUENCE:\(first)"]
-        for chunk in chunks[first..<available] { out += chunk.lines }
-        // Once every segment is out, so are the tags after the last one.
-        if available == chunks.count { out += pending + ["#EXT-X-ENDLIST"] }
-        return out.joined(separator: "\n") + "\n"
+        LiveWindow(initialSegments: initialSegments, windowSegments: windowSegments).playlist(from: text, at: seconds)
     }
 }

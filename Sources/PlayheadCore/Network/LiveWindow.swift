@@ -1,0 +1,141 @@
+import Foundation
+
+/// A VOD media playlist replayed as a live stream: pure text in, text out, for a time since the stream
+/// "started". Both ``SimulatedLiveNetwork`` (the virtual clock) and `playhead origin --live` (the wall
+/// clock of the origin) window playlists through it.
+///
+/// At time t the playlist lists the segments that exist by then: ``initialSegments`` at t = 0, then one
+/// more each time a segment's EXTINF duration has passed. A window of ``windowSegments`` slides over
+/// them (nil keeps them all: an event playlist), moving EXT-X-MEDIA-SEQUENCE, and EXT-X-DISCONTINUITY-SEQUENCE
+/// as discontinuities slide out. Without ``loops`` EXT-X-ENDLIST comes once every segment is out; with it
+/// the playlist wraps around for ever, a discontinuity before each new pass and the media sequence
+/// still increasing. Tags that go with a segment (cues, date ranges, program date times) stay with it;
+/// the EXT-X-KEY and EXT-X-MAP in force where the window begins are written before its first segment
+/// when that segment has none of its own (a new pass starts with no key and the MAP of the playlist's top). Program
+/// date times are repeated as they are on each pass.
+public struct LiveWindow: Sendable, Equatable {
+    /// Segments listed at time 0 (at least 1).
+    public var initialSegments: Int
+    /// Segments kept in the window (nil: every segment since the start).
+    public var windowSegments: Int?
+    /// Whether the playlist wraps around to its first segment instead of ending.
+    public var loops: Bool
+
+    /// Creates a window.
+    /// - Parameters:
+    ///   - initialSegments: Segments listed at time 0 (values below 1 count as 1).
+    ///   - windowSegments: Segments kept in the window; nil keeps them all.
+    ///   - loops: Wrap around for ever instead of ending.
+    public init(initialSegments: Int = 3, windowSegments: Int? = nil, loops: Bool = false) {
+        self.initialSegments = max(1, initialSegments)
+        self.windowSegments = windowSegments.map { max(1, $0) }
+        self.loops = loops
+    }
+
+    /// Whether `text` is a VOD media playlist this window applies to: it has EXTINF and EXT-X-ENDLIST
+    /// (a multivariant playlist has neither).
+    public static func isVODMediaPlaylist(_ text: String) -> Bool {
+        text.contains("#EXTINF") && text.contains("#EXT-X-ENDLIST")
+    }
+
+    /// Tags of the whole playlist, kept at its top when they come before the first segment.
+    static let playlistTags = ["#EXTM3U", "#EXT-X-VERSION", "#EXT-X-TARGETDURATION", "#EXT-X-INDEPENDENT-SEGMENTS",
+                               "#EXT-X-I-FRAMES-ONLY", "#EXT-X-START", "#EXT-X-DEFINE", "#EXT-X-ALLOW-CACHE"]
+
+    /// One segment of the VOD playlist: its lines (tags, then the URI) and what the window needs of them.
+    struct Segment {
+        var lines: [String] = []
+        var duration = 0.0
+        var hasDiscontinuity = false
+        var key: String?
+        var map: String?
+    }
+
+    /// The live playlist of VOD playlist `text` at `seconds` since the start.
+    public func playlist(from text: String, at seconds: Double) -> String {
+        var header: [String] = []
+        var segments: [Segment] = []
+        var pending = Segment()
+        var headerMap: String?
+        var baseDiscontinuity = 0
+        var inSegments = false
+        for line in text.split(whereSeparator: \.isNewline).map(String.init) {
+            if line.hasPrefix("#EXT-X-ENDLIST") || line.hasPrefix("#EXT-X-PLAYLIST-TYPE") || line.hasPrefix("#EXT-X-MEDIA-SEQUENCE") { continue }
+            if line.hasPrefix("#EXT-X-DISCONTINUITY-SEQUENCE:") {
+                baseDiscontinuity = Int(line.dropFirst("#EXT-X-DISCONTINUITY-SEQUENCE:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+                continue
+            }
+            if !inSegments, Self.playlistTags.contains(where: { line.hasPrefix($0) }) || line.hasPrefix("#EXT-X-MAP") && pending.lines.isEmpty {
+                if line.hasPrefix("#EXT-X-MAP") { headerMap = line }
+                header.append(line)
+                continue
+            }
+            inSegments = true
+            pending.lines.append(line)
+            if line.hasPrefix("#EXTINF:") {
+                pending.duration = Double(line.dropFirst(8).prefix { $0 != "," }.trimmingCharacters(in: .whitespaces)) ?? 0
+            } else if line.trimmingCharacters(in: .whitespaces) == "#EXT-X-DISCONTINUITY" {
+                pending.hasDiscontinuity = true
+            } else if line.hasPrefix("#EXT-X-KEY:") {
+                pending.key = line
+            } else if line.hasPrefix("#EXT-X-MAP:") {
+                pending.map = line
+            } else if !line.hasPrefix("#"), !line.isEmpty {
+                segments.append(pending)
+                pending = Segment()
+            }
+        }
+        let count = segments.count
+        guard count > 0 else { return text }
+        let cycle = segments.reduce(0) { $0 + $1.duration }
+        let loops = self.loops && cycle > 0
+
+        // Segment k (0-based, counting on across passes) is out once the durations of segments
+        // initialSegments…k have passed.
+        var available = loops ? initialSegments : min(initialSegments, count)
+        var clock = 0.0
+        if loops, seconds > 2 * cycle {
+            let passes = Int((seconds / cycle).rounded(.down)) - 1
+            available += passes * count
+            clock += Double(passes) * cycle
+        }
+        while loops || available < count, clock + segments[available % count].duration <= seconds + 1e-9 {
+            clock += segments[available % count].duration
+            available += 1
+        }
+        let first = windowSegments.map { max(0, available - $0) } ?? 0
+
+        // Discontinuities of the segments that slid out: each segment's own, and one at each wrap.
+        let ownPerPass = segments.count(where: \.hasDiscontinuity)
+        let (passes, position) = first.quotientAndRemainder(dividingBy: count)
+        var slidOut = passes * ownPerPass + segments[..<position].count(where: \.hasDiscontinuity)
+        if loops, first > 0, !segments[0].hasDiscontinuity { slidOut += (first - 1) / count }
+
+        let anyKey = segments.contains { $0.key != nil }
+        let mapsChange = segments.contains { $0.map != nil }
+        var out = header + ["#EXT-X-MEDIA-SEQUENCE:\(first)"]
+        if baseDiscontinuity + slidOut != 0 { out.append("#EXT-X-DISCONTINUITY-SEQUENCE:\(baseDiscontinuity + slidOut)") }
+        for k in first..<available {
+            let (pass, index) = k.quotientAndRemainder(dividingBy: count)
+            let segment = segments[index]
+            var before: [String] = []
+            if index == 0, pass > 0 {
+                // A new pass: a discontinuity, and the state of the playlist's top again.
+                if !segment.hasDiscontinuity { before.append("#EXT-X-DISCONTINUITY") }
+                if anyKey, segment.key == nil { before.append("#EXT-X-KEY:METHOD=NONE") }
+                if mapsChange, segment.map == nil, let headerMap { before.append(headerMap) }
+            } else if k == first {
+                // The window's first segment carries the key and map in force there.
+                if segment.key == nil, let key = segments[..<index].last(where: { $0.key != nil })?.key
+                    ?? (pass > 0 && anyKey ? "#EXT-X-KEY:METHOD=NONE" : nil) {
+                    before.append(key)
+                }
+                if segment.map == nil, let map = segments[..<index].last(where: { $0.map != nil })?.map { before.append(map) }
+            }
+            out += before + segment.lines
+        }
+        // Once every segment is out, so are the tags after the last one.
+        if !loops, available == count { out += pending.lines + ["#EXT-X-ENDLIST"] }
+        return out.joined(separator: "\n") + "\n"
+    }
+}

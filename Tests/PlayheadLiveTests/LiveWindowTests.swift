@@ -1,0 +1,66 @@
+import PlayheadCore
+import PlayheadHLS
+import Testing
+
+/// ``LiveWindow``: a VOD playlist as a live sliding window (the virtual clock's and `origin --live`'s).
+@Suite struct LiveWindowTests {
+    /// Six segments of 2 s, a discontinuity before the fourth, an AES key from the third.
+    static let vod = """
+        #EXTM3U
+        #EXT-X-VERSION:3
+        #EXT-X-TARGETDURATION:2
+        #EXT-X-PLAYLIST-TYPE:VOD
+        #EXTINF:2,
+        s0.ts
+        #EXTINF:2,
+        s1.ts
+        #EXT-X-KEY:METHOD=AES-128,URI="k.key"
+        #EXTINF:2,
+        s2.ts
+        #EXT-X-DISCONTINUITY
+        #EXTINF:2,
+        s3.ts
+        #EXTINF:2,
+        s4.ts
+        #EXTINF:2,
+        s5.ts
+        #EXT-X-ENDLIST
+
+        """
+
+    static func parse(_ text: String) throws -> MediaPlaylist {
+        try #require(try Playlist.parse(text).playlist.media)
+    }
+
+    @Test func slidesAndEnds() throws {
+        let window = LiveWindow(initialSegments: 2, windowSegments: 3)
+        let start = try Self.parse(window.playlist(from: Self.vod, at: 0))
+        #expect(start.segments.map(\.uri) == ["s0.ts", "s1.ts"] && !start.endList && start.playlistType == nil)
+        let later = try Self.parse(window.playlist(from: Self.vod, at: 4.5))
+        #expect(later.mediaSequence == 1 && later.segments.map(\.uri) == ["s1.ts", "s2.ts", "s3.ts"])
+        // The key stays with s2 once s1 has slid out, and the discontinuity, once out, is counted.
+        let out = try Self.parse(window.playlist(from: Self.vod, at: 6))
+        #expect(out.mediaSequence == 2 && out.segments.first?.key?.method == .aes128)
+        let ended = try Self.parse(window.playlist(from: Self.vod, at: 8))
+        #expect(ended.endList && ended.mediaSequence == 3 && ended.discontinuitySequence == 0)
+        #expect(ended.segments.map(\.uri) == ["s3.ts", "s4.ts", "s5.ts"] && ended.segments[0].discontinuity)
+        // The virtual clock's window is this one.
+        #expect(SimulatedLiveNetwork.window(of: Self.vod, at: 4.5, initialSegments: 2, windowSegments: 3)
+                == window.playlist(from: Self.vod, at: 4.5))
+    }
+
+    @Test func loopsWithADiscontinuityAtEachWrap() throws {
+        let window = LiveWindow(initialSegments: 2, windowSegments: 3, loops: true)
+        // At 10 s: segments 0…6 are out (2 + 5), the window is 4, 5 and 0 of the second pass.
+        let wrapped = try Self.parse(window.playlist(from: Self.vod, at: 10))
+        #expect(!wrapped.endList && wrapped.mediaSequence == 4 && wrapped.discontinuitySequence == 1)
+        #expect(wrapped.segments.map(\.uri) == ["s4.ts", "s5.ts", "s0.ts"])
+        #expect(wrapped.segments[2].discontinuity && (wrapped.segments[2].key.map { $0.method == .none } ?? true), "a new pass starts clear")
+        #expect(wrapped.segments[0].key?.method == .aes128)
+        // An hour on: sequence and discontinuity sequence keep counting (two discontinuities a pass).
+        let hour = try Self.parse(window.playlist(from: Self.vod, at: 3600))
+        #expect(hour.mediaSequence == 2 + 1800 - 3 && hour.segments.count == 3)
+        let passes = hour.mediaSequence / 6, position = hour.mediaSequence % 6
+        #expect(hour.discontinuitySequence == 2 * passes - 1 + (position > 3 ? 1 : 0) + (position > 0 ? 1 : 0))
+    }
+}
