@@ -29,12 +29,13 @@ struct Connection {
                 return
             }
             let receivedAt = Date()
-            let fault = core.fault(for: request.path)
+            let applied = core.fault(for: request.path)
+            let fault = applied?.fault
             let plan = plan(for: request, fault: fault)
             core.log(LoopbackHTTPServer.RequestRecord(
                 method: request.method, path: request.path, query: request.query, receivedAt: receivedAt,
                 rangeHeader: request.headers["range"], acceptEncoding: request.headers["accept-encoding"],
-                status: fault == .closeConnection ? 0 : plan.status, connectionID: id, fault: fault))
+                status: fault == .closeConnection ? 0 : plan.status, connectionID: id, fault: fault, faultRule: applied?.rule))
             guard send(plan, fault: fault), !plan.closeAfter else { return }
         }
     }
@@ -46,7 +47,9 @@ struct Connection {
         if case .status = fault {} else if let responder = core.responder, let plan = responder(request, core) {
             return plan
         }
-        return ResponsePlan.make(for: request, root: core.root, fault: fault)
+        let transformer = core.state.withLock { $0.bodyTransformer }
+        return ResponsePlan.make(for: request, root: core.root, fault: fault,
+                                 transform: transformer.map { transformer in { path, body in transformer(path, body, core.secondsSinceStart) } })
     }
 
     /// Reads up to the blank line ending a request head. `nil` when the connection should end.
@@ -117,18 +120,45 @@ struct Connection {
         let body = plan.sendBody ? plan.body[...] : []
         switch fault {
         case .truncate(let count)? where plan.sendBody:
-            _ = Socket.sendAll(fd, (plan.head + body.prefix(count))[...])
+            _ = send(head: plan.head, body: body.prefix(count))
             return false
         case .stallAfter(let count)? where plan.sendBody:
-            guard Socket.sendAll(fd, (plan.head + body.prefix(count))[...]) else { return false }
+            guard send(head: plan.head, body: body.prefix(count)) else { return false }
             _ = pause(milliseconds: -1)
             return false
         case .redirect(let location)?:
             let head = "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\n\r\n"
             return Socket.sendAll(fd, Array(head.utf8)[...])
         default:
-            return Socket.sendAll(fd, (plan.head + body)[...])
+            return send(head: plan.head, body: body)
         }
+    }
+
+    /// Sends a head and body: at once, or with the body paced by the server's link when it has one.
+    /// `false` when the peer went away or the server stopped.
+    private func send(head: [UInt8], body: ArraySlice<UInt8>) -> Bool {
+        guard let shaper = core.state.withLock({ $0.shaper }), !body.isEmpty else {
+            return Socket.sendAll(fd, (head + body)[...])
+        }
+        guard Socket.sendAll(fd, head[...]) else { return false }
+        var offset = body.startIndex
+        while offset < body.endIndex {
+            let end = min(body.endIndex, offset + shaper.chunkSize())
+            guard pause(until: shaper.reserve(bytes: end - offset)), Socket.sendAll(fd, body[offset..<end]) else { return false }
+            offset = end
+        }
+        return true
+    }
+
+    /// Waits until `deadline` (at once if it has passed). `false` if the client hung up or the server
+    /// stopped meanwhile.
+    private func pause(until deadline: ContinuousClock.Instant) -> Bool {
+        let remaining = deadline - .now
+        guard remaining > .zero else { return true }
+        // Rounded up to whole milliseconds, so the wait never ends before the deadline.
+        let milliseconds = Int(remaining.components.seconds) * 1000
+            + Int((remaining.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        return pause(milliseconds: milliseconds)
     }
 
     /// Waits `milliseconds` (-1: without limit). Returns `false` if the client hung up or the server

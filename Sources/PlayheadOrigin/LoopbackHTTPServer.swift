@@ -11,7 +11,9 @@ import Darwin
 /// `Content-Length`), byte ranges (`bytes=a-b`, `bytes=a-`, `bytes=-n`: 206 with `Content-Range`, 416 past
 /// the end), `Content-Encoding: gzip` when a sibling `<file>.gz` exists and the client accepts gzip (and
 /// sent no `Range`), and content types for HLS media. Missing files get 404 with a short text body.
-/// Per-path ``Fault``s make it misbehave on purpose; ``requestLog`` records what it answered.
+/// Per-path ``Fault``s and glob ``FaultRule``s make it misbehave on purpose; ``requestLog`` records what it
+/// answered. A ``BodyTransformer`` can rewrite files on their way out (the live windows of `playhead origin
+/// --live`) and a ``BandwidthSchedule`` paces every body as one shared link.
 ///
 /// One accept thread plus one thread per connection. Bounded: request heads over 16 KiB get 431, request
 /// bodies are read and dropped (over 1 MiB: 413 and close), connections idle longer than the idle timeout
@@ -85,6 +87,44 @@ public final class LoopbackHTTPServer: Sendable {
         precondition(times.map { $0 >= 1 } ?? true, "setFault(times:) needs at least 1, got \(times ?? 0)")
         core.state.withLock { $0.faults[path] = fault.map { ServerCore.FaultEntry(fault: $0, remaining: times) } }
     }
+
+    /// Adds a fault for the requests whose path matches `rule`'s glob, after the rules already added: a
+    /// request gets the fault of its own path (``setFault(_:forPath:times:)``, `*` included) if any, else
+    /// that of the first rule that matches, has requests left and draws it.
+    public func addFaultRule(_ rule: FaultRule) {
+        core.state.withLock {
+            $0.rules.append(ServerCore.RuleEntry(rule: rule, remaining: rule.times, generator: SplitMix64(state: rule.seed)))
+        }
+    }
+
+    /// Removes every fault rule.
+    public func removeFaultRules() { core.state.withLock { $0.rules = [] } }
+
+    /// Changes a file's body on its way out: called with the decoded URL path, the whole file and the
+    /// seconds since the server started; what it returns is served instead (200, `Cache-Control:
+    /// no-cache`, an ETag of its own, never gzip), nil serves the file as it is. Consulted for requests
+    /// without `Range` only. It runs on a connection's thread, so it must be quick and thread-safe.
+    public typealias BodyTransformer = @Sendable (_ path: String, _ body: [UInt8], _ secondsSinceStart: Double) -> [UInt8]?
+
+    /// Sets (or, with nil, removes) the ``BodyTransformer`` of every file response.
+    public func setBodyTransformer(_ transformer: BodyTransformer?) { core.state.withLock { $0.bodyTransformer = transformer } }
+
+    /// Paces response bodies as one bottleneck link shared by every connection, its rate following
+    /// `schedule` from the moment the server started; nil sends at full speed. Heads go out at once;
+    /// bodies go in chunks of about 20 ms each, each when the link would have carried it.
+    /// - Precondition: `schedule` has no ``BandwidthSchedule/problem``.
+    public func setBandwidth(_ schedule: BandwidthSchedule?) {
+        precondition(schedule?.problem == nil, "setBandwidth: \(schedule?.problem ?? "")")
+        let shaper = schedule.map { LinkShaper(schedule: $0, start: core.start) }
+        core.state.withLock { $0.shaper = shaper }
+    }
+
+    /// Calls `observer` with every request record as it is logged (on the connection's thread, after the
+    /// response is chosen and before it is sent); nil stops.
+    public func setRequestObserver(_ observer: (@Sendable (RequestRecord) -> Void)?) { core.state.withLock { $0.observer = observer } }
+
+    /// Seconds since the server started: the clock of the body transformer and the bandwidth schedule.
+    public var secondsSinceStart: Double { core.secondsSinceStart }
 
     /// Every request answered so far, in order.
     public var requestLog: [RequestRecord] { core.state.withLock { $0.log } }

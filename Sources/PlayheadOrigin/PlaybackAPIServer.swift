@@ -109,6 +109,10 @@ public final class PlaybackAPIServer: Sendable {
     /// Stops serving. Idempotent.
     public func stop() { server.stop() }
 
+    /// The HTTP server underneath, for what it offers beyond the API: fault rules, a body transformer,
+    /// bandwidth shaping, its request log.
+    public var httpServer: LoopbackHTTPServer { server }
+
     /// Serves a video document (Playback API JSON), found by its `id` and `reference_id`.
     /// - Throws: ``PlaybackAPIServerError/badDocument(_:)`` when it is not a JSON object with an `id`.
     public func registerVideo(json: String) throws {

@@ -31,8 +31,10 @@ struct ResponsePlan {
         request.badRequestReason.map { text(400, $0, sendBody: request.method != "HEAD", closeAfter: !request.keepAlive) }
     }
 
-    /// Decides the answer to `request` for files below `root`, with `fault` applied.
-    static func make(for request: HTTPRequestHead, root: String, fault: LoopbackHTTPServer.Fault?) -> ResponsePlan {
+    /// Decides the answer to `request` for files below `root`, with `fault` applied; `transform` may
+    /// replace a whole file's body (a request without `Range`), see ``LoopbackHTTPServer/BodyTransformer``.
+    static func make(for request: HTTPRequestHead, root: String, fault: LoopbackHTTPServer.Fault?,
+                     transform: ((String, [UInt8]) -> [UInt8]?)? = nil) -> ResponsePlan {
         if let refusal = refusal(for: request) { return refusal }
         let isHead = request.method == "HEAD"
         let keepAlive = request.keepAlive
@@ -55,6 +57,13 @@ struct ResponsePlan {
         let size = file.size
         var headers: [(String, String)] = [("Content-Type", ContentType.forPath(path)), ("Accept-Ranges", "bytes")]
         let rangeHeader = fault == .ignoreRange ? nil : request.headers["range"]
+        // The whole file, read once for the transform and kept for the answer when it leaves the file be.
+        let wholeFile = transform != nil && rangeHeader == nil ? read(filePath, offset: 0, count: size) : nil
+        if let transform, let wholeFile, var body = transform(path, wholeFile) {
+            if case .corrupt(let seed) = fault { corrupt(&body, seed: seed) }
+            headers += [("Cache-Control", "no-cache"), ("ETag", "\"t\(String(fnv1a(body), radix: 16))\"")]
+            return ResponsePlan(status: 200, headers: headers, body: body, sendBody: !isHead, closeAfter: !keepAlive)
+        }
         // RFC 9110 §13.1.5: under If-Range, the range only if the validator names this version, else all.
         var rangeAsked = rangeHeader
         if let ifRange = request.headers["if-range"], !file.matches(ifRange: ifRange, now: Date()) { rangeAsked = nil }
@@ -78,7 +87,7 @@ struct ResponsePlan {
                 headers.append(("Content-Encoding", "gzip"))
                 headers.append(("Vary", "Accept-Encoding"))
             } else {
-                body = read(filePath, offset: 0, count: size)
+                body = wholeFile ?? read(filePath, offset: 0, count: size)
             }
         }
         if case .corrupt(let seed) = fault { corrupt(&body, seed: seed) }
@@ -104,17 +113,15 @@ struct ResponsePlan {
     /// Flips about one byte per KiB (at least one) at positions drawn from a SplitMix64 generator.
     static func corrupt(_ body: inout [UInt8], seed: UInt64) {
         guard !body.isEmpty else { return }
-        var state = seed
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SplitMix64(state: seed)
         for _ in 0..<max(1, body.count / 1024) {
-            let position = Int(next() % UInt64(body.count))
-            body[position] ^= UInt8(truncatingIfNeeded: next() | 1)
+            let position = Int(generator.next() % UInt64(body.count))
+            body[position] ^= UInt8(truncatingIfNeeded: generator.next() | 1)
         }
+    }
+
+    /// The 64-bit FNV-1a hash of `bytes`: a transformed body's ETag.
+    static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
+        bytes.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
     }
 }

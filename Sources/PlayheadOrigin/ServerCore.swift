@@ -20,8 +20,25 @@ final class ServerCore: Sendable {
         var remaining: Int?
     }
 
+    /// A fault rule and what it has used up: requests left, its generator.
+    struct RuleEntry {
+        var rule: LoopbackHTTPServer.FaultRule
+        var remaining: Int?
+        var generator: SplitMix64
+    }
+
+    /// The fault a request gets, and the rule that chose it (nil for a path's own fault).
+    struct AppliedFault {
+        var fault: LoopbackHTTPServer.Fault
+        var rule: String?
+    }
+
     struct State {
         var faults: [String: FaultEntry] = [:]
+        var rules: [RuleEntry] = []
+        var bodyTransformer: LoopbackHTTPServer.BodyTransformer?
+        var shaper: LinkShaper?
+        var observer: (@Sendable (LoopbackHTTPServer.RequestRecord) -> Void)?
         var log: [LoopbackHTTPServer.RequestRecord] = []
         var openConnections: Set<Int32> = []
         var nextConnectionID = 1
@@ -38,6 +55,8 @@ final class ServerCore: Sendable {
     /// How long a connection may sit idle between requests.
     let idleTimeoutMilliseconds: Int
     let state = Locked(State())
+    /// When the server started: the origin of the live windows' and the link's time.
+    let start = ContinuousClock.now
     /// Answers a request itself instead of the file system (the ad server's documents and beacons);
     /// `nil` from it, or no responder, falls back to files below ``root``.
     let responder: (@Sendable (HTTPRequestHead, ServerCore) -> ResponsePlan?)?
@@ -69,23 +88,38 @@ final class ServerCore: Sendable {
         _ = close(fd)
     }
 
-    /// The fault for `path`, or the catch-all fault registered for `*`; a fault limited to a number of
-    /// requests counts this one and is removed once used up.
-    func fault(for path: String) -> LoopbackHTTPServer.Fault? {
+    /// The fault for `path`: its own, else the catch-all fault registered for `*`, else the first rule
+    /// whose glob matches, has requests left and, with a probability, draws this one. A fault limited to a
+    /// number of requests counts this one and is removed once used up.
+    func fault(for path: String) -> AppliedFault? {
         state.withLock { state in
             let key = state.faults[path] != nil ? path : "*"
-            guard var entry = state.faults[key] else { return nil }
-            if let remaining = entry.remaining {
-                entry.remaining = remaining - 1
-                state.faults[key] = remaining > 1 ? entry : nil
+            if var entry = state.faults[key] {
+                if let remaining = entry.remaining {
+                    entry.remaining = remaining - 1
+                    state.faults[key] = remaining > 1 ? entry : nil
+                }
+                return AppliedFault(fault: entry.fault, rule: nil)
             }
-            return entry.fault
+            for index in state.rules.indices where Glob.matches(state.rules[index].rule.pattern, path) {
+                if state.rules[index].remaining == 0 { continue }
+                if let probability = state.rules[index].rule.probability, state.rules[index].generator.unit() >= probability { continue }
+                state.rules[index].remaining = state.rules[index].remaining.map { $0 - 1 }
+                return AppliedFault(fault: state.rules[index].rule.fault, rule: state.rules[index].rule.name)
+            }
+            return nil
         }
+    }
+
+    /// Seconds since the server started.
+    var secondsSinceStart: Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
     /// Appends to the request log and wakes the waiters it satisfies.
     func log(_ record: LoopbackHTTPServer.RequestRecord) {
-        let ready: [CheckedContinuation<Void, Never>] = state.withLock { state in
+        let (ready, observer): ([CheckedContinuation<Void, Never>], (@Sendable (LoopbackHTTPServer.RequestRecord) -> Void)?) = state.withLock { state in
             state.log.append(record)
             if state.log.count > Self.maxLoggedRequests { state.log.removeFirst(state.log.count / 2) }
             let log = state.log
@@ -93,8 +127,9 @@ final class ServerCore: Sendable {
                 log.lazy.filter { $0.path == waiter.path }.count >= waiter.count
             }
             state.waiters = waiting
-            return done.map(\.continuation)
+            return (done.map(\.continuation), state.observer)
         }
+        observer?(record)
         ready.forEach { $0.resume() }
     }
 

@@ -46,6 +46,25 @@ extension LoopbackHTTPServer {
         public var connectionID: Int
         /// The fault applied, if any.
         public var fault: Fault?
+        /// The name of the ``FaultRule`` that applied it; nil for a path's own fault or none.
+        public var faultRule: String?
+    }
+}
+
+extension LoopbackHTTPServer.Fault: CustomStringConvertible {
+    /// The fault as `playhead origin --fault` writes it: `status:503`, `delay:2.0`, `truncate:1000`,
+    /// `corrupt:7`, `stall:1000`, `ignore-range`, `close`, `redirect:/x`.
+    public var description: String {
+        switch self {
+        case .status(let code): "status:\(code)"
+        case .delay(let seconds): "delay:\(seconds)"
+        case .truncate(let bytes): "truncate:\(bytes)"
+        case .corrupt(let seed): "corrupt:\(seed)"
+        case .stallAfter(let bytes): "stall:\(bytes)"
+        case .ignoreRange: "ignore-range"
+        case .closeConnection: "close"
+        case .redirect(let location): "redirect:\(location)"
+        }
     }
 }
 
