@@ -123,7 +123,7 @@ import Testing
     @Test func theOutputIsWrittenInPlace() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        FileManager.default.createFile(atPath: folder + "/target.png", contents: nil)
+        #expect(FileManager.default.createFile(atPath: folder + "/target.png", contents: nil))
         try FileManager.default.createSymbolicLink(atPath: folder + "/link.png", withDestinationPath: folder + "/target.png")
         let linked = await CLI.run(CLI.playhead, ["thumbnail", CLI.streams + "/thumbs/master.m3u8", "--time", "3", "--out", folder + "/link.png"])
         #expect(linked.status == 0, "\(linked.stderr)")
