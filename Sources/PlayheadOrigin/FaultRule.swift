@@ -124,12 +124,17 @@ public enum Glob {
     }
 }
 
-/// SplitMix64: a small seeded generator for the faults' draws and corruption, the same on every platform.
-struct SplitMix64 {
-    var state: UInt64
+/// SplitMix64: a small seeded generator, the same on every platform: the origin's fault draws and
+/// corruption, and the benchmark's bootstrap resamples.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    /// The generator's state.
+    public var state: UInt64
+
+    /// A generator starting from `seed`.
+    public init(seed: UInt64) { state = seed }
 
     /// The next 64 random bits.
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -138,5 +143,5 @@ struct SplitMix64 {
     }
 
     /// A number in 0..<1.
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

@@ -93,7 +93,7 @@ public final class LoopbackHTTPServer: Sendable {
     /// that of the first rule that matches, has requests left and draws it.
     public func addFaultRule(_ rule: FaultRule) {
         core.state.withLock {
-            $0.rules.append(ServerCore.RuleEntry(rule: rule, remaining: rule.times, generator: SplitMix64(state: rule.seed)))
+            $0.rules.append(ServerCore.RuleEntry(rule: rule, remaining: rule.times, generator: SplitMix64(seed: rule.seed)))
         }
     }
 

@@ -113,7 +113,7 @@ struct ResponsePlan {
     /// Flips about one byte per KiB (at least one) at positions drawn from a SplitMix64 generator.
     static func corrupt(_ body: inout [UInt8], seed: UInt64) {
         guard !body.isEmpty else { return }
-        var generator = SplitMix64(state: seed)
+        var generator = SplitMix64(seed: seed)
         for _ in 0..<max(1, body.count / 1024) {
             let position = Int(generator.next() % UInt64(body.count))
             body[position] ^= UInt8(truncatingIfNeeded: generator.next() | 1)

@@ -1,3 +1,5 @@
+import PlayheadOrigin
+
 /// Means, medians and paired bootstrap intervals over traces.
 enum BenchStatistics {
     /// Arithmetic mean; nan for no values.
@@ -34,20 +36,5 @@ enum BenchStatistics {
         let low = means[Int(Double(means.count - 1) * 0.025)]
         let high = means[Int((Double(means.count - 1) * 0.975).rounded(.up))]
         return (low, high)
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so intervals are the same on every run.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -21,7 +21,7 @@ import Testing
         let twice = LoopbackHTTPServer.FaultRule(pattern: "*.ts", fault: .status(503), times: 2, name: "twice")
         let sometimes = LoopbackHTTPServer.FaultRule(pattern: "/x/*", fault: .closeConnection, probability: 0.5, seed: 42)
         core.state.withLock {
-            $0.rules = [twice, sometimes].map { ServerCore.RuleEntry(rule: $0, remaining: $0.times, generator: SplitMix64(state: $0.seed)) }
+            $0.rules = [twice, sometimes].map { ServerCore.RuleEntry(rule: $0, remaining: $0.times, generator: SplitMix64(seed: $0.seed)) }
         }
         #expect(core.fault(for: "/a.ts")?.rule == "twice")
         #expect(core.fault(for: "/b.ts")?.fault == .status(503))
