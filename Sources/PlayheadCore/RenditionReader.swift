@@ -56,6 +56,10 @@ public struct RenditionReader: Sendable {
                 // The fetch runs in its own task: a cancelled reader cancels it (its transfer stops).
                 let segment = try await withTaskCancellationHandler { await pending.value } onCancel: { pending.cancel() }.get()
                 next = index + 1 < count ? prefetch(fetcher, index + 1) : nil
+                if let failure = segment.decryptionFailure {
+                    // It did not decrypt: the reason, not that zero bytes do not open.
+                    throw .media(url: segment.url, failure)
+                }
                 if segment.hasEmptyMedia {
                     throw .media(url: segment.url, .emptyMedia(initializationBytes: segment.initializationByteCount))
                 }

@@ -17,6 +17,9 @@ public struct FetchedSegment: Sendable {
     /// Bytes fetched over the network for it now: the media as served (before decryption), and its key and
     /// init section when they were fetched now rather than taken from the cache.
     public var fetchedByteCount = 0
+    /// Why the media did not decrypt with a good key (``bytes`` then holds no media, and the transfer's
+    /// damage says so); nil when it did, or was clear.
+    public var decryptionFailure: MediaError?
 
     /// Whether the media part is empty while an init section is in front: the demuxer would open the init
     /// section alone and find nothing to play, where an empty segment without one fails to open.
@@ -50,19 +53,29 @@ public actor SegmentFetcher {
         elapsed += transfer.seconds
         fetched += transfer.body.count
         var bytes = transfer.body
-        if let key = segment.key {
-            bytes = try await decrypt(bytes, key: key, mediaSequence: segment.mediaSequence, url: url,
-                                      baseURL: baseURL, at: seconds, elapsed: &elapsed, fetched: &fetched)
-        }
+        var decryptionFailure: MediaError?
         var trimmed = transfer
         trimmed.body = []
+        if let key = segment.key {
+            switch try await decrypt(bytes, key: key, mediaSequence: segment.mediaSequence, url: url,
+                                     baseURL: baseURL, at: seconds, elapsed: &elapsed, fetched: &fetched) {
+            case .success(let plain):
+                bytes = plain
+            case .failure(let error):
+                // The key is good but this segment does not decrypt: it is damaged, as an unreadable clear segment
+                // is; it is skipped and said, not retried as a network error, and playback goes on.
+                trimmed.damage.append("\(url): \(error.description); the segment is skipped")
+                decryptionFailure = error
+                bytes = []
+            }
+        }
         if let range = segment.byteRange, transfer.body.count < range.length {
             // The resource ends inside the range: play what came, but say that the segment is cut short.
             trimmed.damage.append("\(url): EXT-X-BYTERANGE \(range.length)@\(range.offset) read short, "
                 + "\(transfer.body.count) of \(range.length) bytes (the resource ends at byte \(range.offset + transfer.body.count))")
         }
         return FetchedSegment(url: url, bytes: initBytes + bytes, transfer: trimmed, seconds: elapsed,
-                              initializationByteCount: initBytes.count, fetchedByteCount: fetched)
+                              initializationByteCount: initBytes.count, fetchedByteCount: fetched, decryptionFailure: decryptionFailure)
     }
 
     private static func request(_ range: ByteRange) -> ByteRangeRequest {
@@ -80,17 +93,20 @@ public actor SegmentFetcher {
         var bytes = transfer.body
         if let key {
             bytes = try await decrypt(bytes, key: key, mediaSequence: mediaSequence, url: url, baseURL: baseURL,
-                                      at: seconds, elapsed: &elapsed, fetched: &fetched)
+                                      at: seconds, elapsed: &elapsed, fetched: &fetched).get(or: url)
         }
         initSections[cacheKey] = bytes
         return bytes
     }
 
+    /// Decrypts `bytes` as `key` says. A key that cannot be had (its fetch fails, it is not 16 bytes) or an
+    /// unsupported method throws: the stream's fault. Bytes that do not decrypt with a good key (a size that
+    /// is not a multiple of 16, bad padding) come back as a failure: that one resource is damaged.
     private func decrypt(_ bytes: [UInt8], key: SegmentKey, mediaSequence: Int, url: String, baseURL: String,
-                         at seconds: Double, elapsed: inout Double, fetched: inout Int) async throws(PlayheadError) -> [UInt8] {
+                         at seconds: Double, elapsed: inout Double, fetched: inout Int) async throws(PlayheadError) -> Result<[UInt8], MediaError> {
         switch key.method {
         case .none:
-            return bytes
+            return .success(bytes)
         case .aes128:
             guard let keyURI = key.uri else { throw .unsupported(url: url, detail: "EXT-X-KEY METHOD=AES-128 without URI") }
             let keyURL = try ResourceURL.resolve(keyURI, against: baseURL)
@@ -109,12 +125,23 @@ public actor SegmentFetcher {
                 throw .media(url: url, .decryptionFailed("the key \(keyURL) is \(keyBytes.count) bytes, expected 16"))
             }
             do {
-                return try AES128.decrypt(bytes, key: keyBytes, iv: key.iv ?? AES128.iv(mediaSequence: mediaSequence))
+                return .success(try AES128.decrypt(bytes, key: keyBytes, iv: key.iv ?? AES128.iv(mediaSequence: mediaSequence)))
             } catch {
-                throw .media(url: url, error)
+                return .failure(error)
             }
         default:
             throw .unsupported(url: url, detail: "encryption method \(key.method) is not supported")
+        }
+    }
+}
+
+extension Result where Success == [UInt8], Failure == MediaError {
+    /// The bytes, or the failure as the player's error for `url` (an init section that does not decrypt
+    /// leaves its rendition nothing to play).
+    func get(or url: String) throws(PlayheadError) -> [UInt8] {
+        switch self {
+        case .success(let bytes): bytes
+        case .failure(let error): throw .media(url: url, error)
         }
     }
 }

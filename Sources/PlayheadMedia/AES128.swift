@@ -34,7 +34,7 @@ public enum AES128 {
         }
         let pad = Int(plain[plain.count - 1])
         guard (1...16).contains(pad), plain[(plain.count - pad)...].allSatisfy({ Int($0) == pad }) else {
-            throw .decryptionFailed("bad PKCS#7 padding (wrong key or IV?)")
+            throw .decryptionFailed("bad PKCS#7 padding: a wrong key or IV, or the data is cut short or damaged")
         }
         plain.removeLast(pad)
         return plain

@@ -137,6 +137,33 @@ import Testing
         }
     }
 
+    /// An AES-128 segment cut short (a multiple of 16 bytes, so only its padding fails) is damage, not a
+    /// network error: `play` skips it, plays the rest and completes (`--strict` exit 3, the damage naming
+    /// the decryption); `frames` stops there naming the decryption failure, not that zero bytes do not open.
+    @Test func anEncryptedSegmentThatDoesNotDecryptIsDamage() async throws {
+        let folder = NSTemporaryDirectory() + "playhead-aes-cut-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in try FileManager.default.contentsOfDirectory(atPath: CLI.streams + "/aes") {
+            try FileManager.default.copyItem(atPath: CLI.streams + "/aes/" + name, toPath: folder + "/" + name)
+        }
+        let cut = folder + "/seg002.ts"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: cut))
+        try bytes.prefix(bytes.count / 32 * 16).write(to: URL(fileURLWithPath: cut))
+        let played = await CLI.run(CLI.playhead, ["play", folder + "/index.m3u8", "--strict", "--report", "-", "--quiet"])
+        #expect(played.status == 3, "\(played.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(played.stdout.utf8)) as? [String: Any])
+        #expect(report["finalStatus"] as? String == "completed")
+        let damage = report["damage"] as? [String] ?? []
+        #expect(damage == ["file://\(cut): AES-128 decryption failed: bad PKCS#7 padding: a wrong key or IV, or the data is cut short or damaged; "
+                           + "the segment is skipped"], "\(damage)")
+        #expect(((report["framesPresented"] as? [String: Int])?["video"] ?? 0) >= 180)
+        #expect(!played.stderr.contains("NETWORK_ERROR"))
+        let framed = await CLI.run(CLI.playhead, ["frames", folder + "/index.m3u8"])
+        #expect(framed.status == 1)
+        #expect(framed.stderr.contains("seg002.ts: AES-128 decryption failed: bad PKCS#7 padding"), "\(framed.stderr)")
+    }
+
     @Test func eachSegmentCountsItsOwnFrames() async throws {
         // With frame threads the decoder gives a segment's last frames out while the next is fed; they
         // used to count for the next one (116 for the first segment).

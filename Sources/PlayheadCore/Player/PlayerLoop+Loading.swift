@@ -433,6 +433,9 @@ extension MediaPlayer {
     /// (master kind, source seconds), or nil when it held nothing playable (damage recorded).
     @discardableResult
     func bufferSegment(_ transfer: NetworkTransfer, tracked: TrackedSegment, placement: Placement, now: Double) -> (start: Double, end: Double)? {
+        // A segment the fetch already found unreadable (it did not decrypt) has its damage said: no second
+        // report that zero bytes do not open.
+        if transfer.body.isEmpty, !transfer.damage.isEmpty { return nil }
         do {
             var demuxed = try decoder(for: placement.source).demux(transfer.body, discontinuity: tracked.segment.discontinuity)
             onSegmentStreams?(demuxed.streams)
