@@ -296,6 +296,25 @@ import Testing
         #expect(run.report.notifications.filter { $0.code.code == 302000 }.count == switches.count)
     }
 
+    /// The session's time limit holds while the item's playlists load: on a link so slow that the master
+    /// playlist alone takes seconds, a 2 s session stops at 2 s, stopped and not in error (QA: it ran to
+    /// 8.27 s, and to 81 s at a tenth of the rate).
+    @Test func aTimeLimitStopsTheSessionWhileItsPlaylistsLoad() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(server.url("/ts/master.m3u8"), link: PlayerFixtures.link(megabits: 0.001),
+                                                   maxSessionSeconds: 2)
+        #expect(run.report.finalStatus == .stopped)
+        #expect(run.report.sessionSeconds == 2)
+        #expect(run.report.error == nil)
+        #expect(run.report.notifications.allSatisfy { $0.type != .error }, "\(run.report.notifications.map(\.name))")
+        // A limit past the load is as before: the playlists load, and playback stops at the limit.
+        let longer = await PlayerFixtures.playVirtual(server.url("/ts/master.m3u8"), link: PlayerFixtures.link(megabits: 0.5),
+                                                      maxSessionSeconds: 3)
+        #expect(longer.report.finalStatus == .stopped && longer.report.sessionSeconds == 3)
+        #expect(longer.report.mediaPlaylistURL != nil)
+    }
+
     /// One decision per segment boundary, and every switch announced is the rung then fetched: a policy
     /// that answers another rung at every call is asked once per segment, so no media sequence has two
     /// switches (QA: a switch whose playlist had to load was decided again at the same boundary, announcing

@@ -148,6 +148,10 @@ struct LoopState {
     /// The segment the last ABR decision was made for: a boundary is decided once (a switch whose playlist
     /// had to load would otherwise be decided again at the same boundary, announcing rungs never fetched).
     var decidedSequence: Int?
+    /// The session's time limit (`run(maxSessionSeconds:)`), which the item's load honours too.
+    var sessionLimit: Double?
+    /// The load stopped at ``sessionLimit`` (virtual clock): the session ends stopped, not in error.
+    var loadStoppedAtLimit = false
     /// Recent segment transfers, for the bandwidth estimate (most recent last).
     var throughputSamples: [ThroughputSample] = []
     /// Frame counters at the last ABR decision (frame-drop downswitch).

@@ -132,6 +132,8 @@ extension MediaPlayer {
             setStatus(.ready, now: driver.now)
             if configuration.autoplay { startPlaying(now: driver.now) }
         } catch {
+            // Stopped by the session's time limit: the run loop ends it as stopped.
+            if state.loadStoppedAtLimit { return }
             fail(notification(for: error, now: driver.now), now: driver.now)
         }
     }
@@ -140,14 +142,21 @@ extension MediaPlayer {
     /// by what it cost: the transfer's time, or a timeout's limit when it failed so (on the virtual
     /// clock too; on the real clock the time has passed and `advance` does nothing).
     func fetchInLine(_ url: String) async throws(PlayheadError) -> NetworkTransfer {
+        let transfer: NetworkTransfer
         do {
-            let transfer = try await network.fetch(url, range: nil, at: driver.now)
-            driver.advance(by: transfer.seconds)
-            return transfer
+            transfer = try await network.fetch(url, range: nil, at: driver.now)
         } catch {
             driver.advance(by: error.timeoutSeconds ?? 0)
             throw error
         }
+        if driver.isVirtual, state.status == .initializing, let limit = state.sessionLimit, driver.now + transfer.seconds > limit {
+            // The session's time runs out while this playlist loads (a slow link): it stops there.
+            driver.advance(by: max(0, limit - driver.now))
+            state.loadStoppedAtLimit = true
+            throw PlayheadError.unexpectedPlaylist(url: url, detail: "the session's time ran out while it loaded")
+        }
+        driver.advance(by: transfer.seconds)
+        return transfer
     }
 
     /// Reports the EXT-X-MEDIA renditions with their own playlist that the variants name: the session

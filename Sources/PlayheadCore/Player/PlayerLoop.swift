@@ -8,6 +8,7 @@ extension MediaPlayer {
     public func run(maxSessionSeconds: Double? = nil) async -> PlaybackReport {
         state.rate = configuration.effectiveRate
         qos.recordLoadStarted(at: driver.now)
+        state.sessionLimit = maxSessionSeconds
         await loadItem()
         var lastTime = -1.0, turnsWithoutProgress = 0
         while !state.finished {
