@@ -130,7 +130,14 @@ public actor SegmentFetcher {
                 return .failure(error)
             }
         default:
-            throw .unsupported(url: url, detail: "encryption method \(key.method) is not supported")
+            let what = switch key.method {
+            case .sampleAES, .sampleAESCTR:
+                " (samples encrypted inside the segments: FairPlay, or CENC/cbcs DRM on fMP4)"
+            default:
+                ""
+            }
+            throw .unsupported(url: url, detail: "EXT-X-KEY METHOD=\(key.method.text)\(what) is not supported: Playhead decrypts whole segments "
+                + "encrypted with METHOD=AES-128 only")
         }
     }
 }

@@ -90,8 +90,17 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         return "\(url.prefix(384))…[\(url.count - 480) characters]…\(url.suffix(96))"
     }
 
-    /// Up to 80 characters of the body, if it looks like text; otherwise empty.
-    private static func printableSnippet(_ bytes: [UInt8]) -> String {
+    /// Up to 80 characters of the body, if it looks like text; otherwise empty. An HTML page gives its
+    /// `<title>` (a server's "404 Not Found"), not its markup; one without a title gives nothing.
+    static func printableSnippet(_ bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let start = text.drop { $0.isWhitespace }.prefix(15).lowercased()
+        if start.hasPrefix("<!doctype html") || start.hasPrefix("<html") || start.hasPrefix("<head") || start.hasPrefix("<title") {
+            guard let open = text.range(of: "<title>", options: .caseInsensitive),
+                  let close = text.range(of: "</title>", options: .caseInsensitive, range: open.upperBound..<text.endIndex) else { return "" }
+            let title = text[open.upperBound..<close.lowerBound].split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            return printableSnippet(Array(title.utf8))
+        }
         let head = bytes.prefix(80)
         guard !head.isEmpty, head.allSatisfy({ $0 == 9 || $0 == 10 || $0 == 13 || (32..<127).contains($0) }) else {
             return ""

@@ -183,6 +183,16 @@ public struct SoakReport: Sendable, Codable {
     public var meanCPUPercent: Double
     /// Problems found: memory growth past the limit, stalls, errors.
     public var flags: [String]
+    /// The signal that stopped the run before its end (2 for SIGINT, 15 for SIGTERM); nil when it ran out.
+    public var stoppedBySignal: Int32?
+    /// Seconds the run lasted when a signal stopped it (the last sample's time).
+    public var stoppedAfterSeconds: Double?
+
+    /// Records that `signal` stopped the run, at its last sample's time.
+    public mutating func markStopped(bySignal signal: Int32) {
+        stoppedBySignal = signal
+        stoppedAfterSeconds = samples.last?.elapsedSeconds ?? 0
+    }
 
     /// Builds the report from the samples.
     public init(settings: SoakSettings, samples: [SoakSample]) {
@@ -215,13 +225,17 @@ public struct SoakReport: Sendable, Codable {
 
     /// The closing text: samples over time, per-session figures, flags.
     public var text: String {
-        var lines = ["soak report: \(settings.sessions) sessions × \(String(format: "%g", settings.durationSeconds)) s, \(settings.mode), \(settings.url)"]
+        let stopped = stoppedBySignal.map { signal in
+            String(format: " (stopped by %@ after %.0f s)", signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)",
+                   stoppedAfterSeconds ?? 0)
+        } ?? ""
+        var lines = ["soak report: \(settings.sessions) sessions × \(String(format: "%g", settings.durationSeconds)) s\(stopped), \(settings.mode), \(settings.url)"]
         lines.append("  time (s)  running  rebuffers  errors    cpu %   rss MiB  rss/session MiB")
         for s in samples {
             lines.append(String(format: "  %8.0f  %7d  %9d  %6d  %7.1f  %8.1f  %@", s.elapsedSeconds, s.running, s.rebuffers, s.errors,
                                 s.cpuPercent, Double(s.rssBytes) / 1_048_576, s.rssPerSessionText(width: 15)))
         }
-        lines.append("  per session: id  status  rebuffers  position (s)")
+        lines.append("  per session (at the last sample): id  status  rebuffers  position (s)")
         for session in samples.last?.sessions ?? [] {
             lines.append(String(format: "    %@  %@  %d  %.1f", session.id, session.status, session.rebuffers, session.positionSeconds))
         }

@@ -124,7 +124,9 @@ struct Frames: AsyncParsableCommand {
                 return 1
             }
         } catch {
-            sink.finish(elapsed: ContinuousClock.now - started)
+            // Totals only when something was read: a run that failed before its first segment (no such variant,
+            // a playlist that does not load) has none to give, and a "total: 0 frames" line read as a success.
+            sink.finish(elapsed: ContinuousClock.now - started, writeTotal: sink.segmentsRead > 0)
             if !Task.isCancelled { printError(error.description) }
             return Task.isCancelled ? 0 : 1
         }
@@ -149,6 +151,8 @@ final class FrameSink {
     private var segmentURLs: [Int: String] = [:]
     /// The index of the segment whose packets arrive now.
     private var feedingIndex = 0
+    /// Segments whose outcome came in (read, damaged or not).
+    private(set) var segmentsRead = 0
     /// The summary line of the segment before, written once the next segment is in (its last frames
     /// are out by then) or at the end.
     private var heldLine: (index: Int, text: (_ frames: Int, _ damaged: Int) -> String)?
@@ -240,12 +244,14 @@ final class FrameSink {
             "segment \(index): \(byteCount) bytes in \(ms) ms, \(packetCount) packets, \(frames) frames\(damaged == 0 ? "" : ", \(damaged) damaged")\n"
         })
         feedingIndex = outcome.index + 1
+        segmentsRead += 1
     }
 
-    func finish(elapsed: Duration) {
+    func finish(elapsed: Duration, writeTotal: Bool = true) {
         md5?.finish()
         writeHeldLine()
         output?.flush()
+        guard writeTotal else { return }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let counts = MediaKind.allCases.compactMap { kind in frames[kind].map { "\($0) \(kind.rawValue)" } }
         summary?.write("total: \(counts.isEmpty ? "0" : counts.joined(separator: ", ")) frames, \(packets) packets, \(bytes) bytes, \(damage) damage reports, \(String(format: "%.2f", seconds)) s\n")

@@ -32,8 +32,11 @@ struct Play: AsyncParsableCommand {
     @Option(help: "Bandwidth trace for the virtual clock: lines of time_s<TAB>Mbit/s, where each line gives the bandwidth from the previous line's time up to its own (Pensieve's convention: the first line's Mbit/s is never used; the trace wraps at its end).")
     var trace: String?
 
-    @Option(parsing: .unconditional, help: "Constant link bandwidth for the virtual clock without --trace, Mbit/s.")
-    var bandwidth: Double = 50
+    @Option(parsing: .unconditional, help: "Constant link bandwidth for the virtual clock without --trace, Mbit/s (default: 50).")
+    var bandwidth: Double?
+
+    /// The virtual clock's constant link without `--bandwidth`, Mbit/s.
+    static let defaultBandwidth = 50.0
 
     @Option(help: "decode, demux or keyframes.")
     var mode: DecodeMode = .decode
@@ -199,7 +202,13 @@ struct Play: AsyncParsableCommand {
                 throw ValidationError("\(option) has no effect with \(abrOff), which plays one variant throughout (ABR off); give one or the other")
             }
         }
-        if !(bandwidth > 0 && bandwidth.isFinite) { throw ValidationError("--bandwidth must be a positive number of Mbit/s, got \(bandwidth)") }
+        if let bandwidth {
+            if !(bandwidth > 0 && bandwidth.isFinite) { throw ValidationError("--bandwidth must be a positive number of Mbit/s, got \(bandwidth)") }
+            if trace != nil { throw ValidationError("give --trace or --bandwidth, not both") }
+            if clock == .real {
+                throw ValidationError("--bandwidth needs --clock virtual (the real clock takes the network as it is; `playhead origin --bandwidth` shapes a served one)")
+            }
+        }
         if !rate.isFinite || (rate > 0 && !(PlayerConfiguration.rateRange ~= rate)) {
             throw ValidationError("--rate must be from \(PlayerConfiguration.rateRange.lowerBound) to \(PlayerConfiguration.rateRange.upperBound) (or ≤ 0 for 1.0), got \(rate)")
         }
@@ -371,7 +380,7 @@ struct Play: AsyncParsableCommand {
             network = LiveNetwork(client: client)
         case .virtual:
             driver = VirtualTimeDriver()
-            let simulated = SimulatedNetwork(client: client, link: try Self.simulatedLink(trace: trace, bandwidth: bandwidth))
+            let simulated = SimulatedNetwork(client: client, link: try Self.simulatedLink(trace: trace, bandwidth: bandwidth ?? Self.defaultBandwidth))
             network = simulateLive ? SimulatedLiveNetwork(inner: simulated, prefix: Self.directory(of: url)) : simulated
         }
 

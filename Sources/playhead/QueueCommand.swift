@@ -45,8 +45,11 @@ struct QueueCommand: AsyncParsableCommand {
     @Option(help: "Bandwidth trace for the virtual clock (as play's; the queue walks it on).")
     var trace: String?
 
-    @Option(parsing: .unconditional, help: "Constant link bandwidth for the virtual clock without --trace, Mbit/s.")
-    var bandwidth: Double = 50
+    @Option(parsing: .unconditional, help: "Constant link bandwidth for the virtual clock without --trace, Mbit/s (default: 50).")
+    var bandwidth: Double?
+
+    /// The virtual clock's constant link without `--bandwidth`, Mbit/s.
+    static let defaultBandwidth = 50.0
 
     @Option(help: "decode, demux or keyframes.")
     var mode: DecodeMode = .decode
@@ -75,7 +78,13 @@ struct QueueCommand: AsyncParsableCommand {
     func validate() throws {
         if items.isEmpty { throw ValidationError("give at least one item") }
         if trace != nil, clock == .real { throw ValidationError("--trace needs --clock virtual") }
-        if !(bandwidth > 0 && bandwidth.isFinite) { throw ValidationError("--bandwidth must be a positive number of Mbit/s, got \(bandwidth)") }
+        if let bandwidth {
+            if !(bandwidth > 0 && bandwidth.isFinite) { throw ValidationError("--bandwidth must be a positive number of Mbit/s, got \(bandwidth)") }
+            if trace != nil { throw ValidationError("give --trace or --bandwidth, not both") }
+            if clock == .real {
+                throw ValidationError("--bandwidth needs --clock virtual (the real clock takes the network as it is; `playhead origin --bandwidth` shapes a served one)")
+            }
+        }
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be a positive number of seconds, got \(duration)") }
         if let variant, variant < 0 { throw ValidationError("--variant must be 0 or more, got \(variant)") }
         if framemd5 != nil, mode == .demux { throw ValidationError("--framemd5 hashes decoded frames; --mode demux decodes none") }
@@ -182,7 +191,7 @@ struct QueueCommand: AsyncParsableCommand {
         let queueClock: QueueSettings.Clock
         switch clock {
         case .real: queueClock = .real
-        case .virtual: queueClock = .virtual(try Play.simulatedLink(trace: trace, bandwidth: bandwidth))
+        case .virtual: queueClock = .virtual(try Play.simulatedLink(trace: trace, bandwidth: bandwidth ?? Self.defaultBandwidth))
         }
         let settings = QueueSettings(clock: queueClock, configuration: configuration, preload: !noPreload, maxSessionSecondsPerItem: duration)
         let queue = PlaybackQueue(items: content, bumper: bumperItem, bumperPlacement: bumperEveryItem ? .everyItem : .once,

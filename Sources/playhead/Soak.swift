@@ -9,7 +9,8 @@ struct Soak: AsyncParsableCommand {
         discussion: """
         Prints a summary line every --interval seconds, then a report of every sample, each session's figures \
         and flags: RSS growing by --memory-growth-limit percent or more after warm-up, sessions that stalled, \
-        sessions that failed. Exit status 0 when nothing was flagged, 1 otherwise.
+        sessions that failed. SIGINT or SIGTERM stops the sessions and still prints and writes the report, which \
+        says so. Exit status 0 when nothing was flagged, 1 otherwise, 2 usage, 128 + N stopped by signal N.
         """
     )
 
@@ -70,13 +71,14 @@ struct Soak: AsyncParsableCommand {
         let interruption = SignalStop(what: "the soak") { work.cancel() }
         let outcome = await work.value
         interruption.cancel()
-        let result: SoakReport
+        var result: SoakReport
         switch outcome {
         case let .success(report): result = report
         case let .failure(error):
             FileHandle.standardError.write(Data("playhead soak: \(error)\n".utf8))
             throw ExitCode(2)
         }
+        if let signal = interruption.received { result.markStopped(bySignal: Int32(signal)) }
         FileHandle.standardOutput.write(Data(result.text.utf8))
         if let report {
             let encoder = JSONEncoder()

@@ -300,6 +300,10 @@ import Testing
         let outcome = await CLI.run(CLI.playhead, ["frames", "\(server.baseURL)/nope.m3u8"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("/nope.m3u8") && outcome.stderr.contains("404"))
+        // Nothing was read: no totals line that reads as a success (QA: "total: 0 frames …" on stdout).
+        #expect(!outcome.stdout.contains("total:"), "\(outcome.stdout)")
+        let noVariant = await CLI.run(CLI.playhead, ["frames", "\(server.baseURL)/ts/master.m3u8", "--variant", "9"])
+        #expect(noVariant.status == 1 && noVariant.stdout.isEmpty, "\(noVariant.stdout)")
     }
 
     /// A bandwidth below every variant falls back to the lowest, and says so (QA: silently), in

@@ -10,6 +10,9 @@ import Testing
         (["--rate", "1e-9"], "--rate must be from 0.01 to 100.0"),
         (["--rate", "inf"], "--rate must be from"),
         (["--bandwidth", "nan"], "--bandwidth must be a positive number"),
+        // The real clock takes the network as it is: a bandwidth given with it was ignored silently.
+        (["--clock", "real", "--bandwidth", "1"], "--bandwidth needs --clock virtual"),
+        (["--trace", "/dev/null", "--bandwidth", "3"], "give --trace or --bandwidth, not both"),
         (["--duration", "inf"], "--duration must be a positive number"),
         (["--start=-1"], "--start must be 0 or more seconds"),
         // A negative number after a space is the option's value, not a missing value.

@@ -56,13 +56,14 @@ import Testing
         text.split(separator: "\n").first { $0.hasPrefix("#EXT-X-MEDIA-SEQUENCE:") }.flatMap { Int($0.dropFirst(22)) }
     }
 
-    /// A VOD playlist of 12 segments of 0.2 s slides as a window of 3 from 2 at the start: the media
-    /// sequence moves between two loads, ENDLIST comes once the last segment is out (2 s after the start),
-    /// and a multivariant playlist passes through unchanged.
+    /// A VOD playlist of 30 segments of 0.25 s slides as a window of 3 from 2 at the start: the media
+    /// sequence moves between two loads, ENDLIST comes once the last segment is out (7 s after the start),
+    /// and a multivariant playlist passes through unchanged. (Under a loaded machine the first answer may
+    /// come late; the window's clock is the origin's, so only lower bounds on time are relied on.)
     @Test func liveWindowSlidesAndEnds() async throws {
         let root = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let segments = (0..<12).map { String(format: "#EXTINF:0.2,\ns%02d.ts\n", $0) }.joined()
+        let segments = (0..<30).map { String(format: "#EXTINF:0.25,\ns%02d.ts\n", $0) }.joined()
         try "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:1\n#EXT-X-PLAYLIST-TYPE:VOD\n\(segments)#EXT-X-ENDLIST\n"
             .write(toFile: root + "/live/index.m3u8", atomically: true, encoding: .utf8)
         let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000000\nlive/index.m3u8\n"
@@ -74,10 +75,12 @@ import Testing
 
         let url = origin.base + "/live/index.m3u8"
         let first = String(decoding: try await client.get(url).body, as: UTF8.self)
+        try #require(!first.contains("#EXT-X-ENDLIST"), "the origin answered its first load after the window had ended")
         try await Task.sleep(for: .milliseconds(600))
         let second = String(decoding: try await client.get(url).body, as: UTF8.self)
         let sequences = (try #require(Self.mediaSequence(first)), try #require(Self.mediaSequence(second)))
-        #expect(sequences.1 >= sequences.0 + 2, "\(first)\n---\n\(second)")
+        // 0.6 s at least passed between the two answers: two segments of 0.25 s came out (or the window ended).
+        #expect(sequences.1 >= min(sequences.0 + 2, 27), "\(first)\n---\n\(second)")
         #expect(!second.contains("#EXT-X-PLAYLIST-TYPE"))
         if !second.contains("#EXT-X-ENDLIST") {
             #expect(second.components(separatedBy: "#EXTINF").count - 1 == 3, "\(second)")
@@ -85,17 +88,19 @@ import Testing
         #expect(String(decoding: try await client.get(origin.base + "/master.m3u8").body, as: UTF8.self) == master)
 
         var last = second
-        for _ in 0..<12 where !last.contains("#EXT-X-ENDLIST") {
-            try await Task.sleep(for: .milliseconds(150))
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !last.contains("#EXT-X-ENDLIST"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(250))
             last = String(decoding: try await client.get(url).body, as: UTF8.self)
         }
-        #expect(last.hasSuffix("s09.ts\n#EXTINF:0.2,\ns10.ts\n#EXTINF:0.2,\ns11.ts\n#EXT-X-ENDLIST\n"), "\(last)")
-        #expect(Self.mediaSequence(last) == 9)
+        #expect(last.hasSuffix("s27.ts\n#EXTINF:0.25,\ns28.ts\n#EXTINF:0.25,\ns29.ts\n#EXT-X-ENDLIST\n"), "\(last)")
+        #expect(Self.mediaSequence(last) == 27)
     }
 
     /// `play --clock real` treats a --live origin's stream as live.
     @Test func playSeesALiveOriginAsLive() async throws {
-        let origin = try await RunningOrigin.start(CLI.streams, ["--live"])
+        // Looping, so that a slow start on a loaded machine cannot find the window already ended.
+        let origin = try await RunningOrigin.start(CLI.streams, ["--live", "--loop"])
         defer { _ = origin.stop() }
         let play = await CLI.run(CLI.playhead, ["play", origin.base + "/ts/master.m3u8", "--clock", "real", "--mode", "demux",
                                                 "--duration", "3", "--report", "-", "--quiet"])
@@ -172,11 +177,13 @@ import Testing
         }
     }
 
-    /// --bandwidth 4 carries a 500 KB file in about 1 s; without shaping it takes a fraction of that.
+    /// --bandwidth 0.8 (100 kB/s) takes at least about 1.5 s over a 150 kB file. Only that lower bound is
+    /// checked: a loaded machine makes any transfer slower, never faster (the pacing's accuracy is measured,
+    /// not asserted: see the README's origin section).
     @Test func bandwidthPacesBodies() async throws {
         let root = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try Data((0..<500_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: URL(fileURLWithPath: root + "/file.bin"))
+        try Data((0..<150_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: URL(fileURLWithPath: root + "/file.bin"))
         func seconds(_ arguments: [String]) async throws -> Double {
             let origin = try await RunningOrigin.start(root, arguments)
             defer { _ = origin.stop() }
@@ -185,12 +192,10 @@ import Testing
             let began = ContinuousClock.now
             let body = try await client.get(origin.base + "/file.bin").body
             let took = ContinuousClock.now - began
-            #expect(body.count == 500_000)
+            #expect(body.count == 150_000)
             return Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
         }
-        let shaped = try await seconds(["--bandwidth", "4"])
-        let free = try await seconds([])
-        #expect(shaped > 0.7 && shaped < 2.5, "\(shaped) s")
-        #expect(free < shaped / 3, "\(free) s free, \(shaped) s shaped")
+        let shaped = try await seconds(["--bandwidth", "0.8"])
+        #expect(shaped >= 1.3, "\(shaped) s for 150 kB at 100 kB/s")
     }
 }

@@ -136,10 +136,16 @@ import Testing
         }
     }
 
-    @Test func playlistVideosAreNamedByTheirIndex() {
+    /// A malformed entry is named by its index and path, and skipped; the others are kept; a playlist that is
+    /// itself malformed (its videos not an array) still fails.
+    @Test func playlistVideosAreNamedByTheirIndex() throws {
         let document = #"{"id": "p", "videos": [{"id": "a"}, {"id": "b", "sources": [{"type": 3}]}]}"#
-        #expect(throws: CatalogueError.malformed(url: "u", path: "$.videos[1].sources[0].type", problem: "expected text, found a number")) {
-            try CatalogueJSON.playlist(from: Array(document.utf8), url: "u")
+        let playlist = try CatalogueJSON.playlist(from: Array(document.utf8), url: "u", offset: 10)
+        #expect(playlist.videos.map(\.id) == ["a"])
+        #expect(playlist.skipped == [CatalogueSkippedVideo(index: 11, id: "b", reason: "u: $.videos[1].sources[0].type: expected text, found a number")])
+        #expect(playlist.entryCount == 2)
+        #expect(throws: CatalogueError.malformed(url: "u", path: "$.videos", problem: "expected an array, found a number")) {
+            try CatalogueJSON.playlist(from: Array(#"{"id": "p", "videos": 3}"#.utf8), url: "u")
         }
     }
 

@@ -15,4 +15,15 @@ import Testing
         #expect(HTTPError.timeout(url: usual, phase: .total, after: 60).description == "total timeout after 60.0 s for \(usual)")
         #expect(HTTPError.status(url: long, code: 414, bodyPrefix: []).url == long, "the error keeps the whole URL")
     }
+
+    /// An error page in HTML is shown by its title, not its markup (QA: "<!DOCTYPE HTML> <html lang=...");
+    /// one without a title adds nothing; a text body is shown as it is.
+    @Test func anHTMLErrorPageIsShownByItsTitle() {
+        let url = "http://127.0.0.1:8080/ts/v0/seg003.ts"
+        let nginx = "<html>\r\n<head><title>404 Not Found</title></head>\r\n<body><center><h1>404 Not Found</h1></center></body></html>"
+        #expect(HTTPError.status(url: url, code: 404, bodyPrefix: Array(nginx.utf8)).description == "HTTP 404 for \(url): 404 Not Found")
+        let untitled = "<!DOCTYPE HTML>\n<html lang=\"en\"><body>gone</body></html>"
+        #expect(HTTPError.status(url: url, code: 404, bodyPrefix: Array(untitled.utf8)).description == "HTTP 404 for \(url)")
+        #expect(HTTPError.status(url: url, code: 503, bodyPrefix: Array("fault injected\n".utf8)).description == "HTTP 503 for \(url): fault injected")
+    }
 }

@@ -296,6 +296,38 @@ import Testing
         #expect(run.report.notifications.filter { $0.code.code == 302000 }.count == switches.count)
     }
 
+    /// The QoS profile bitrate is the rung of the frames on screen: after a switch is decided (and announced),
+    /// the samples keep the old rung until the new rung's first frame is presented (QA: the samples named the
+    /// rung being fetched while the other's frames played).
+    @Test func theProfileBitrateIsTheRungOnScreen() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        var settings = ABRSettings()
+        settings.customPolicy = CyclingPolicy()
+        let run = await PlayerFixtures.playVirtual(server.url("/ts/master.m3u8"), configure: { $0.abr = settings; $0.mode = .demux; $0.perFrameEvents = true })
+        #expect(run.report.finalStatus == .completed)
+        let rungs = [510_400, 950_400, 1_830_400, 3_370_400]
+        var rungOfSequence: [Int: Int] = [:]
+        var shown: [(time: Double, bitrate: Int)] = []
+        for event in run.events {
+            switch event.kind {
+            case let .segmentLoaded(url, sequence, _, _, _):
+                rungOfSequence[sequence] = (0..<4).first { url.contains("/v\($0)/") }.map { rungs[$0] }
+            case let .framePresented(pts, _):
+                if let bitrate = rungOfSequence[Int(pts / 4)], shown.last?.bitrate != bitrate { shown.append((event.playerTime, bitrate)) }
+            default: break
+            }
+        }
+        #expect(shown.count >= 4, "\(shown)")
+        var checked = 0
+        for sample in run.report.samples {
+            guard let onScreen = shown.last(where: { $0.time <= sample.playerTime }) else { continue }
+            #expect(sample.profileBitrate == onScreen.bitrate, "at \(sample.playerTime) s")
+            checked += 1
+        }
+        #expect(checked >= 20)
+    }
+
     /// The session's time limit holds while the item's playlists load: on a link so slow that the master
     /// playlist alone takes seconds, a 2 s session stops at 2 s, stopped and not in error (QA: it ran to
     /// 8.27 s, and to 81 s at a tenth of the rate).

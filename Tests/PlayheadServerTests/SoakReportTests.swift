@@ -29,6 +29,16 @@ import Testing
         #expect(report.text.contains("              —"))
     }
 
+    /// A run a signal stopped says so, in the text and the JSON (QA: it read "× 180 s" and nothing else).
+    @Test func aStoppedRunSaysBySignalAndWhen() throws {
+        var report = SoakReport(settings: settings(), samples: [sample(110, running: 10, rss: 150), sample(113, running: 10, rss: 151)])
+        #expect(!report.text.contains("stopped by"))
+        report.markStopped(bySignal: SIGINT)
+        #expect(report.text.hasPrefix("soak report: 10 sessions × 300 s (stopped by SIGINT after 113 s), demux"), "\(report.text.prefix(120))")
+        let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? [String: Any])
+        #expect(json["stoppedBySignal"] as? Int == 2 && json["stoppedAfterSeconds"] as? Double == 113)
+    }
+
     @Test func growthIsMeasuredWhileEverySessionRuns() {
         // Flat while running; the drop once sessions end does not count as shrinking.
         let flat = SoakReport(settings: settings(), samples: [sample(110, running: 10, rss: 150), sample(120, running: 10, rss: 192),

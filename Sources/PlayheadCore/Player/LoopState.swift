@@ -150,6 +150,9 @@ struct LoopState {
     var decidedSequence: Int?
     /// The session's time limit (`run(maxSessionSeconds:)`), which the item's load honours too.
     var sessionLimit: Double?
+    /// The rung (variant BANDWIDTH) each recent content segment came from, by URL, newest last: the QoS
+    /// profile bitrate follows the segment whose frames are presented, not the one being fetched.
+    var segmentProfiles: [(url: String, bitsPerSecond: Int)] = []
     /// The load stopped at ``sessionLimit`` (virtual clock): the session ends stopped, not in error.
     var loadStoppedAtLimit = false
     /// Recent segment transfers, for the bandwidth estimate (most recent last).

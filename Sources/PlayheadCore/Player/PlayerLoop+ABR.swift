@@ -112,11 +112,28 @@ extension MediaPlayer {
         updateBlackouts(tracker, listed: playlist.segments.count, now: now)
         updateSSAI(tracker)
         if !tracker.isLive { state.variantPlaylists[index] = (playlist, url) }
-        qos.setProfileBitrate(to)
+        // Before the first frame the profile is the one chosen; from then on it changes as frames of the
+        // new rung are presented (``noteProfile(of:)``).
+        if !state.started { qos.setProfileBitrate(to) }
         // The event and its notification carry one time (on the real clock the driver's has moved on).
         stamped(now) { bus.post(.bitrateChanged(fromBitsPerSecond: from, toBitsPerSecond: to, reason: state.lastDecisionReason)) }
         notify(.bitrateChange, metadata: ["BITRATE": String(to)], now: now)
         report.bitrateSwitches.append(BitrateSwitchRecord(playerTime: now, mediaSequence: state.nextSequence,
                                                           fromBitsPerSecond: from, toBitsPerSecond: to, reason: state.lastDecisionReason))
+    }
+
+    /// Notes the rung a content segment arriving now came from (the rung in use: one content segment is
+    /// fetched at a time, after the switch for it).
+    func noteSegmentProfile(url: String) {
+        guard let bandwidth = report.variantBandwidth else { return }
+        state.segmentProfiles.append((url, bandwidth))
+        if state.segmentProfiles.count > 32 { state.segmentProfiles.removeFirst(state.segmentProfiles.count - 32) }
+    }
+
+    /// A presented frame's segment sets the QoS profile bitrate to its rung.
+    func noteProfile(of frame: PendingFrame) {
+        guard frame.source == .content, let url = frame.segmentURL,
+              let profile = state.segmentProfiles.last(where: { $0.url == url }) else { return }
+        qos.setProfileBitrate(profile.bitsPerSecond)
     }
 }

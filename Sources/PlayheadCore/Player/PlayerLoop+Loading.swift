@@ -488,6 +488,7 @@ extension MediaPlayer {
             }
             let end = start + (span.end - span.start)
             let onTimeline = placement.timelineSpan(start: start, end: end)
+            if placement.source == .content { noteSegmentProfile(url: transfer.url) }
             buffer.append(BufferedSegment(demuxed: demuxed, tracked: tracked, timelineStart: onTimeline.start,
                                           timelineEnd: onTimeline.end, byteCount: transfer.body.count, placement: placement,
                                           anchorKey: key, url: transfer.url))

@@ -305,6 +305,7 @@ extension MediaPlayer {
         report.framesPresented[item.kind.rawValue, default: 0] += 1
         if item.kind == masterKind {
             state.presentedEnd = item.timelineSeconds + item.durationSeconds
+            noteProfile(of: item)
             qos.recordFramePresented(at: time)
             report.maxLatenessSeconds = max(report.maxLatenessSeconds, lateness)
             if !state.started {

@@ -8,7 +8,9 @@ public struct PlaybackInformation: Sendable, Codable, Equatable {
     /// Throughput measured over the last transfers (see ``QoSAccumulator/defaultTransferWindow``),
     /// in bits per second; `nil` before any transfer with a duration.
     public var observedBitrate: Double?
-    /// The current variant's declared bitrate (its BANDWIDTH), in bits per second.
+    /// The declared bitrate (variant BANDWIDTH) of the rendition whose frames are on screen; before the
+    /// first frame, the one chosen to start with. (The `bitrateChanged` event and BITRATE_CHANGE come when a
+    /// rendition is chosen, at the segment boundary it is fetched for, so they lead this by the buffer.)
     public var profileBitrate: Int?
     /// Frames presented per second over the last second of player time: the frames' own rate when they
     /// fill that second evenly (23.976 for 24000/1001 fps), else the count of frames in it.
