@@ -147,6 +147,9 @@ enum JSONValue: Decodable {
     /// A request body read as JSON; 400 naming the byte of bad UTF-8, the field of a number out of
     /// range, or what the parser found wrong (without Swift's type names).
     static func body(_ body: Data) throws(APIError) -> JSONValue {
+        if body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            throw .malformedJSON("it is empty (a JSON object is required)")
+        }
         if let offset = firstInvalidUTF8Offset(body) {
             throw .malformedJSON("it is not valid UTF-8 (at byte offset \(offset), counted from 0)")
         }

@@ -56,45 +56,35 @@ import Testing
         text.split(separator: "\n").first { $0.hasPrefix("#EXT-X-MEDIA-SEQUENCE:") }.flatMap { Int($0.dropFirst(22)) }
     }
 
-    /// A VOD playlist of 30 segments of 0.25 s slides as a window of 3 from 2 at the start: the media
-    /// sequence moves between two loads, ENDLIST comes once the last segment is out (7 s after the start),
-    /// and a multivariant playlist passes through unchanged. (Under a loaded machine the first answer may
-    /// come late; the window's clock is the origin's, so only lower bounds on time are relied on.)
-    @Test func liveWindowSlidesAndEnds() async throws {
+    /// A VOD playlist of 12 segments of 0.25 s, looping, slides as a window of 3 from 2 at the start: the media
+    /// sequence moves between two loads at least 0.6 s apart, by two segments or more, the window holds 3, and a
+    /// multivariant playlist passes through unchanged. (Looping, because on a loaded machine the first answer
+    /// may come seconds after the origin started; the window's end, ENDLIST, is covered by LiveWindowTests.)
+    @Test func liveWindowSlides() async throws {
         let root = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let segments = (0..<30).map { String(format: "#EXTINF:0.25,\ns%02d.ts\n", $0) }.joined()
+        let segments = (0..<12).map { String(format: "#EXTINF:0.25,\ns%02d.ts\n", $0) }.joined()
         try "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:1\n#EXT-X-PLAYLIST-TYPE:VOD\n\(segments)#EXT-X-ENDLIST\n"
             .write(toFile: root + "/live/index.m3u8", atomically: true, encoding: .utf8)
         let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000000\nlive/index.m3u8\n"
         try master.write(toFile: root + "/master.m3u8", atomically: true, encoding: .utf8)
-        let origin = try await RunningOrigin.start(root, ["--live", "--window", "3", "--start", "2"])
+        let origin = try await RunningOrigin.start(root, ["--live", "--window", "3", "--start", "2", "--loop"])
         defer { _ = origin.stop() }
         let client = HTTPClient()
         defer { client.shutdown() }
 
         let url = origin.base + "/live/index.m3u8"
         let first = String(decoding: try await client.get(url).body, as: UTF8.self)
-        try #require(!first.contains("#EXT-X-ENDLIST"), "the origin answered its first load after the window had ended")
         try await Task.sleep(for: .milliseconds(600))
         let second = String(decoding: try await client.get(url).body, as: UTF8.self)
         let sequences = (try #require(Self.mediaSequence(first)), try #require(Self.mediaSequence(second)))
-        // 0.6 s at least passed between the two answers: two segments of 0.25 s came out (or the window ended).
-        #expect(sequences.1 >= min(sequences.0 + 2, 27), "\(first)\n---\n\(second)")
-        #expect(!second.contains("#EXT-X-PLAYLIST-TYPE"))
-        if !second.contains("#EXT-X-ENDLIST") {
-            #expect(second.components(separatedBy: "#EXTINF").count - 1 == 3, "\(second)")
+        // At least 0.6 s passed between the two answers: two segments of 0.25 s or more came out.
+        #expect(sequences.1 >= sequences.0 + 2, "\(first)\n---\n\(second)")
+        for text in [first, second] {
+            #expect(!text.contains("#EXT-X-PLAYLIST-TYPE") && !text.contains("#EXT-X-ENDLIST"))
+            #expect(text.components(separatedBy: "#EXTINF").count - 1 == 3, "\(text)")
         }
         #expect(String(decoding: try await client.get(origin.base + "/master.m3u8").body, as: UTF8.self) == master)
-
-        var last = second
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !last.contains("#EXT-X-ENDLIST"), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(250))
-            last = String(decoding: try await client.get(url).body, as: UTF8.self)
-        }
-        #expect(last.hasSuffix("s27.ts\n#EXTINF:0.25,\ns28.ts\n#EXTINF:0.25,\ns29.ts\n#EXT-X-ENDLIST\n"), "\(last)")
-        #expect(Self.mediaSequence(last) == 27)
     }
 
     /// `play --clock real` treats a --live origin's stream as live.

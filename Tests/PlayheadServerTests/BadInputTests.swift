@@ -41,6 +41,10 @@ import Testing
             let response = try await post(client, "{\"url\": ")
             #expect(response.status == .badRequest)
             #expect(try error(response.body)["code"] as? String == "malformedJSON")
+            // An empty body is said to be empty (QA: "The given data was not valid JSON.").
+            let empty = try await post(client, " \n")
+            #expect(empty.status == .badRequest)
+            #expect(try error(empty.body)["message"] as? String == "the body is not valid JSON: it is empty (a JSON object is required)")
         }
     }
 
