@@ -85,6 +85,25 @@ let tracesRoot = "/work/shared/traces"
         }
     }
 
+    /// A folder is named as one; a pipe (a shell's `<(…)`) is read as a file is (it failed with "You don't
+    /// have permission").
+    @Test func aFolderIsNamedAndAPipeIsRead() throws {
+        #expect(throws: TraceError.unreadable(path: NSTemporaryDirectory(), reason: "it is a folder, not a trace file")) {
+            try BandwidthTrace.load(path: NSTemporaryDirectory())
+        }
+        let fifo = NSTemporaryDirectory() + "playhead-trace-\(UUID().uuidString)"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let writer = Thread {
+            let handle = FileHandle(forWritingAtPath: fifo)
+            handle?.write(Data("0\t8\n10\t8\n20\t1.5\n".utf8))
+            try? handle?.close()
+        }
+        writer.start()
+        let trace = try BandwidthTrace.load(path: fifo)
+        #expect(trace.times == [0, 10, 20] && trace.megabitsPerSecond == [8, 8, 1.5])
+    }
+
     @Test func throughputWrapsAround() {
         let trace = BandwidthTrace(name: "step", times: [0, 1, 2], megabitsPerSecond: [99, 8, 16])
         #expect(trace.throughputBitsPerSecond(at: 0.5) == 8_000_000)

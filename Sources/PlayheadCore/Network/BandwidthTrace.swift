@@ -75,11 +75,22 @@ public struct BandwidthTrace: Sendable, Equatable {
     /// Reads and parses one trace file; the trace is named after the file.
     /// - Throws: ``TraceError/unreadable(path:reason:)``, or a parse error.
     public static func load(path: String) throws(TraceError) -> BandwidthTrace {
-        let text: String
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw .unreadable(path: path, reason: "it is a folder, not a trace file")
+        }
+        // Read through a descriptor to its end, so a pipe (`--trace <(…)`) reads as a file does.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let data: Data
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            data = try handle.readToEnd() ?? Data()
         } catch {
             throw .unreadable(path: path, reason: error.localizedDescription)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .unreadable(path: path, reason: "it is not UTF-8 text")
         }
         return try parse(text, name: (path as NSString).lastPathComponent)
     }
