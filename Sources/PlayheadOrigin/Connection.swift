@@ -117,21 +117,43 @@ struct Connection {
     private func send(_ plan: ResponsePlan, fault: LoopbackHTTPServer.Fault?) -> Bool {
         if case .delay(let seconds) = fault, !pause(milliseconds: Int(seconds * 1000)) { return false }
         if fault == .closeConnection { return false }
-        let body = plan.sendBody ? plan.body[...] : []
+        let length = plan.sendBody ? plan.bodyLength : 0
         switch fault {
         case .truncate(let count)? where plan.sendBody:
-            _ = send(head: plan.head, body: body.prefix(count))
+            _ = send(head: plan.head, plan: plan, length: min(count, length))
             return false
         case .stallAfter(let count)? where plan.sendBody:
-            guard send(head: plan.head, body: body.prefix(count)) else { return false }
+            guard send(head: plan.head, plan: plan, length: min(count, length)) else { return false }
             _ = pause(milliseconds: -1)
             return false
         case .redirect(let location)?:
             let head = "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\n\r\n"
             return Socket.sendAll(fd, Array(head.utf8)[...])
         default:
-            return send(head: plan.head, body: body)
+            return send(head: plan.head, plan: plan, length: length)
         }
+    }
+
+    /// Bytes of a body sent at once when no link paces it (a body in a file is read this much at a time).
+    static let unpacedPieceBytes = 256 << 10
+
+    /// Sends a head and the first `length` bytes of the plan's body: at once, or paced by the server's link
+    /// when it has one; a body in a file is read piece by piece as it goes. `false` when the peer went away
+    /// or the server stopped.
+    private func send(head: [UInt8], plan: ResponsePlan, length: Int) -> Bool {
+        let shaper = core.state.withLock { $0.shaper }
+        if shaper == nil, plan.fileRegion == nil { return send(head: head, body: plan.body.prefix(length)) }
+        guard Socket.sendAll(fd, head[...]) else { return false }
+        var offset = 0
+        while offset < length {
+            let piece = min(length - offset, shaper?.chunkSize() ?? Self.unpacedPieceBytes)
+            if let shaper, !pause(until: shaper.reserve(bytes: piece)) { return false }
+            let bytes = plan.bodyBytes(from: offset, count: piece)
+            // A file that shrank under the answer: the connection ends short of its Content-Length.
+            guard !bytes.isEmpty, Socket.sendAll(fd, bytes[...]) else { return false }
+            offset += bytes.count
+        }
+        return true
     }
 
     /// Sends a head and body: at once, or with the body paced by the server's link when it has one.

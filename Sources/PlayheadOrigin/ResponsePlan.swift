@@ -5,16 +5,35 @@ import Foundation
 struct ResponsePlan {
     var status: Int
     var headers: [(String, String)]
-    /// The entity body (also computed for HEAD, for its `Content-Length`).
+    /// The entity body (also computed for HEAD, for its `Content-Length`); empty when ``fileRegion`` gives it.
     var body: [UInt8]
     var sendBody: Bool
     var closeAfter: Bool
+    /// A large body left in its file, read piece by piece as it is sent, so that a big file served to slow
+    /// clients does not sit in memory once per request.
+    var fileRegion: FileRegion?
+
+    /// Bytes of a file to send: `count` from `offset`.
+    struct FileRegion {
+        var path: String
+        var offset: Int
+        var count: Int
+    }
+
+    /// Bodies larger than this are sent from their file (1 MiB).
+    static let streamThresholdBytes = 1 << 20
+    /// Files a body transformer is given to rewrite are at most this large (playlists; 8 MiB); larger ones
+    /// are served as they are.
+    static let transformLimitBytes = 8 << 20
+
+    /// The body's length, in memory or in its file.
+    var bodyLength: Int { fileRegion?.count ?? body.count }
 
     /// The status line and headers, ending with the blank line.
     var head: [UInt8] {
         var text = "HTTP/1.1 \(status) \(StatusText.phrase(status))\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
-        text += "Content-Length: \(body.count)\r\nConnection: \(closeAfter ? "close" : "keep-alive")\r\n\r\n"
+        text += "Content-Length: \(bodyLength)\r\nConnection: \(closeAfter ? "close" : "keep-alive")\r\n\r\n"
         return Array(text.utf8)
     }
 
@@ -58,7 +77,7 @@ struct ResponsePlan {
         var headers: [(String, String)] = [("Content-Type", ContentType.forPath(path)), ("Accept-Ranges", "bytes")]
         let rangeHeader = fault == .ignoreRange ? nil : request.headers["range"]
         // The whole file, read once for the transform and kept for the answer when it leaves the file be.
-        let wholeFile = transform != nil && rangeHeader == nil ? read(filePath, offset: 0, count: size) : nil
+        let wholeFile = transform != nil && rangeHeader == nil && size <= transformLimitBytes ? read(filePath, offset: 0, count: size) : nil
         if let transform, let wholeFile, var body = transform(path, wholeFile) {
             if case .corrupt(let seed) = fault { corrupt(&body, seed: seed) }
             headers += [("Cache-Control", "no-cache"), ("ETag", "\"t\(String(fnv1a(body), radix: 16))\"")]
@@ -70,6 +89,9 @@ struct ResponsePlan {
         var body: [UInt8]
         var status = 200
         var validators = file
+        var region: FileRegion?
+        // A large body that is not to be corrupted stays in its file until it is sent.
+        let streams = { (count: Int) in count > streamThresholdBytes && { if case .corrupt = fault { false } else { true } }() }
         switch RangeRequest(header: rangeAsked, size: size) {
         case .unsatisfiable:
             var plan = text(416, "range \(rangeHeader ?? "") is past the end (\(size) bytes)", sendBody: !isHead, closeAfter: !keepAlive)
@@ -77,7 +99,13 @@ struct ResponsePlan {
             return plan
         case .partial(let first, let last):
             status = 206
-            body = read(filePath, offset: first, count: last - first + 1)
+            let count = last - first + 1
+            if streams(count) {
+                region = FileRegion(path: filePath, offset: first, count: count)
+                body = []
+            } else {
+                body = read(filePath, offset: first, count: count)
+            }
             headers.append(("Content-Range", "bytes \(first)-\(last)/\(size)"))
         case .whole:
             if rangeHeader == nil, acceptsGzip(request), case .file(let gzip) = FilePath.resolve(path + ".gz", root: root),
@@ -86,13 +114,26 @@ struct ResponsePlan {
                 body = read(gzip, offset: 0, count: Int.max)
                 headers.append(("Content-Encoding", "gzip"))
                 headers.append(("Vary", "Accept-Encoding"))
+            } else if wholeFile == nil, streams(size) {
+                region = FileRegion(path: filePath, offset: 0, count: size)
+                body = []
             } else {
                 body = wholeFile ?? read(filePath, offset: 0, count: size)
             }
         }
         if case .corrupt(let seed) = fault { corrupt(&body, seed: seed) }
         headers.insert(contentsOf: [("ETag", validators.entityTag), ("Last-Modified", validators.lastModified)], at: 2)
-        return ResponsePlan(status: status, headers: headers, body: body, sendBody: !isHead, closeAfter: !keepAlive)
+        return ResponsePlan(status: status, headers: headers, body: body, sendBody: !isHead, closeAfter: !keepAlive, fileRegion: region)
+    }
+
+    /// Up to `count` bytes of the body from `offset` (of the body): from memory, or read from its file.
+    func bodyBytes(from offset: Int, count: Int) -> [UInt8] {
+        guard let region = fileRegion else {
+            let end = min(body.count, offset + count)
+            return offset < end ? Array(body[offset..<end]) : []
+        }
+        let wanted = max(0, min(count, region.count - offset))
+        return wanted > 0 ? Self.read(region.path, offset: region.offset + offset, count: wanted) : []
     }
 
     private static func acceptsGzip(_ request: HTTPRequestHead) -> Bool {

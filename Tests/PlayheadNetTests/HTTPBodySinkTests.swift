@@ -71,3 +71,24 @@ private final class CollectingSink: HTTPBodySink, @unchecked Sendable {
         #expect(sink.collected.bytes.count < 400_000)
     }
 }
+
+/// The origin sends a large body from its file, piece by piece (it held one whole file per request in
+/// memory: six slow clients of a 312 MB file took it to 3.7 GB): the bytes are the file's, whole, by range,
+/// and cut short by a truncate fault.
+@Suite struct OriginLargeBodyTests {
+    @Test func aLargeFileIsSentFromItsFile() async throws {
+        let fixture = try Fixture(configuration: .init(maxBodyBytes: 64 << 20))
+        let bytes = patternBytes(3 << 20)
+        let url = try fixture.write("big.ts", bytes)
+        #expect(try await fixture.client.get(url).body == bytes)
+        let range = try await fixture.client.get(url, range: ByteRangeRequest(offset: 1_000_001, length: 1_500_000))
+        #expect(range.status == 206 && range.body == Array(bytes[1_000_001..<2_500_001]))
+        fixture.server.setFault(.truncate(afterBytes: 2_000_000), forPath: "/big.ts", times: 1)
+        do {
+            _ = try await fixture.client.get(url)
+            Issue.record("a truncated body was taken whole")
+        } catch {
+            guard case .transport(url, 18, _) = error else { Issue.record("got \(error)"); return }  // CURLE_PARTIAL_FILE
+        }
+    }
+}
