@@ -150,13 +150,10 @@ struct QueueCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
-        MediaLog.level = .quiet
-        let client = HTTPClient()
-        defer { client.shutdown() }
-        let policy = try service.policy()
-        let needsService = (items + insertAfter + [bumper ?? ""]).contains { $0.contains("bc:") }
-        let playback = needsService ? service.service(client: client) : nil
+    /// Resolves the items, the insertions and the bumper (catalogue lookups). A failure is a usage error
+    /// (an insertion's index past the items), said on standard error.
+    func resolveAll(insertions: [(Int, String)], service playback: PlaybackService?,
+                    policy: SourceSelectionPolicy) async -> Result<(content: [QueueItem], bumper: QueueItem?), ExitCode> {
         var content: [QueueItem] = []
         var videos: [CatalogueVideo] = []
         for entry in items {
@@ -164,10 +161,10 @@ struct QueueCommand: AsyncParsableCommand {
             content += resolved
             videos += found
         }
-        for (index, entry) in try insertions() {
+        for (index, entry) in insertions {
             guard index < content.count else {
                 printError("--insert-after \(index):\(entry): no item \(index) (the items are 0…\(content.count - 1))")
-                throw ExitCode(2)
+                return .failure(ExitCode(2))
             }
             let (resolved, _) = await resolve(entry, role: .content, service: playback, policy: policy)
             content.insert(contentsOf: resolved, at: index + 1)
@@ -180,6 +177,46 @@ struct QueueCommand: AsyncParsableCommand {
         } else if let bumper {
             bumperItem = await resolve(bumper, role: .bumper, service: playback, policy: policy).0.first
         }
+        return .success((content, bumperItem))
+    }
+
+    /// The report of a queue stopped before it began (during its lookups): every item given, not played.
+    func writeUnplayedReport() throws {
+        var report = QueueReport(clock: clock.rawValue, preload: !noPreload)
+        report.stopped = true
+        report.items = items.enumerated().map { index, entry in
+            QueueReport.Item.notPlayed(index: index, item: entry.hasPrefix("bc:")
+                ? .failed(title: entry, reason: "not looked up: the queue was stopped first") : QueueItem(url: entry, title: entry), at: 0)
+        }
+        if !quiet { FileHandle.standardError.write(Data(QueueSummary.text(report).utf8)) }
+        guard let path = self.report else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try Play.write(try encoder.encode(report), to: path)
+    }
+
+    func run() async throws {
+        MediaLog.level = .quiet
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let policy = try service.policy()
+        let needsService = (items + insertAfter + [bumper ?? ""]).contains { $0.contains("bc:") }
+        let playback = needsService ? service.service(client: client) : nil
+        // The lookups may take long (a slow service, its retries): a signal meanwhile stops them, and the
+        // report lists every item given as not played.
+        let insertions = try insertions()
+        let lookups = Task { () -> Result<(content: [QueueItem], bumper: QueueItem?), ExitCode> in
+            await self.resolveAll(insertions: insertions, service: playback, policy: policy)
+        }
+        let lookupStop = SignalStop(what: "the queue's lookups") { lookups.cancel() }
+        let looked = await lookups.value
+        let stoppedEarly = lookupStop.received
+        lookupStop.cancel()
+        if let signal = stoppedEarly {
+            try writeUnplayedReport()
+            throw ExitCode(128 + signal)
+        }
+        let (content, bumperItem) = try looked.get()
 
         var configuration = PlayerConfiguration()
         configuration.mode = mode

@@ -215,4 +215,30 @@ import Testing
         #expect((items[1]["item"] as? [String: Any])?["title"] as? String == "bc:playlist:2002[1] (video 3002)")
         #expect(queued.stderr.contains("not a readable video"), "\(queued.stderr)")
     }
+
+    /// SIGINT while the queue still looks its items up (a service that does not answer) stops the lookups:
+    /// exit 130, and the report lists every item given as not played (QA: the process died with no report).
+    @Test func aSignalDuringTheLookupsWritesTheReport() async throws {
+        let server = try CatalogueCommandTests.server()
+        server.setFault(.stallAfter(bytes: 0), forPath: server.videoPath("1002"))
+        let folder = NSTemporaryDirectory() + "playhead-queue-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let process = TestProcess()
+        process.executableURL = URL(fileURLWithPath: CLI.playhead)
+        process.arguments = ["queue", "bc:1001", "bc:1002", "--report", folder + "/report.json", "--quiet"] + CatalogueCommandTests.service(server)
+        try process.run()
+        await server.httpServer.waitForRequests(path: server.videoPath("1002"))
+        kill(process.processIdentifier, SIGINT)
+        let status = await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: process.terminationStatus) }
+        }
+        #expect(status == 130)
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/report.json"))
+        let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(report["stopped"] as? Bool == true)
+        let items = report["items"] as? [[String: Any]] ?? []
+        #expect(items.map { $0["status"] as? String ?? "" } == ["notPlayed", "notPlayed"])
+        #expect(items.compactMap { ($0["item"] as? [String: Any])?["title"] as? String } == ["bc:1001", "bc:1002"])
+    }
 }

@@ -259,8 +259,7 @@ public final class PlaybackQueue: @unchecked Sendable {
         report.totalSeconds = isVirtual ? queueTime : (ContinuousClock.now - origin).secondsDouble
         // A stop leaves the rest of the queue unplayed: said, so the report accounts for every entry.
         for (offset, item) in left.enumerated() {
-            report.items.append(.init(index: index + offset, item: item, startSeconds: report.totalSeconds, endSeconds: report.totalSeconds,
-                                      firstFrameSeconds: nil, status: "notPlayed", error: nil, preload: nil, preloadedURLsUsed: [], report: nil))
+            report.items.append(.notPlayed(index: index + offset, item: item, at: report.totalSeconds))
         }
         bus.post(.custom(name: "queueCompleted", payload: ["items": String(report.items.count), "failed": String(report.failed.count),
                                                            "stopped": String(report.stopped), "notPlayed": String(left.count)]))

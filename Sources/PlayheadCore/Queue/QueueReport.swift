@@ -26,6 +26,12 @@ public struct QueueReport: Sendable, Codable {
         public var preloadedURLsUsed: [String]
         /// The session's report (nil for an entry that never began).
         public var report: PlaybackReport?
+
+        /// An entry a stop left unplayed: `notPlayed` at queue time `seconds`, without a session.
+        public static func notPlayed(index: Int, item: QueueItem, at seconds: Double) -> Item {
+            Item(index: index, item: item, startSeconds: seconds, endSeconds: seconds, firstFrameSeconds: nil, status: "notPlayed",
+                 error: nil, preload: nil, preloadedURLsUsed: [], report: nil)
+        }
     }
 
     /// The time between two items that played, on the queue clock.
