@@ -49,6 +49,26 @@ import Testing
                 == window.playlist(from: Self.vod, at: 4.5))
     }
 
+    /// An AES-128 key without IV takes the IV from each segment's sequence number: the window keeps the
+    /// playlist's own numbers (from its EXT-X-MEDIA-SEQUENCE), and on later passes, where the numbers go on,
+    /// each segment gets its key with the IV of its first-pass number written out (QA: segments decrypted
+    /// with the wrong IV, their first 16 bytes wrong, and no damage said).
+    @Test func anAES128KeyWithoutIVKeepsItsSegmentsIVs() throws {
+        let vod = Self.vod.replacingOccurrences(of: "#EXT-X-TARGETDURATION:2\n", with: "#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:100\n")
+        let window = LiveWindow(initialSegments: 2, windowSegments: 3, loops: true)
+        let first = try Self.parse(window.playlist(from: vod, at: 4.5))
+        #expect(first.mediaSequence == 101 && first.segments.map(\.uri) == ["s1.ts", "s2.ts", "s3.ts"])
+        #expect(first.segments[1].key?.iv == nil, "the first pass keeps the numbers its IVs come from")
+        // At 18 s: 11 segments are out (2 + 9); the window is the second pass's s2, s3 and s4 (numbers 108–110),
+        // which carry the IVs of 102–104.
+        let second = try Self.parse(window.playlist(from: vod, at: 18))
+        #expect(second.segments.map(\.uri) == ["s2.ts", "s3.ts", "s4.ts"] && second.mediaSequence == 108)
+        #expect(second.segments.map { $0.key?.iv.map { Int($0.last!) } } == [102, 103, 104])
+        #expect(second.segments.allSatisfy { $0.key?.uri == "k.key" && $0.key?.method == .aes128 })
+        let encryptedIVs = second.segments.compactMap(\.key?.iv)
+        #expect(encryptedIVs.allSatisfy { $0.count == 16 && $0.dropLast().allSatisfy { $0 == 0 } })
+    }
+
     @Test func loopsWithADiscontinuityAtEachWrap() throws {
         let window = LiveWindow(initialSegments: 2, windowSegments: 3, loops: true)
         // At 10 s: segments 0…6 are out (2 + 5), the window is 4, 5 and 0 of the second pass.

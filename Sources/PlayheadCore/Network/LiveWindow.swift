@@ -58,9 +58,14 @@ public struct LiveWindow: Sendable, Equatable {
         var pending = Segment()
         var headerMap: String?
         var baseDiscontinuity = 0
+        var baseSequence = 0
         var inSegments = false
         for line in text.split(whereSeparator: \.isNewline).map(String.init) {
-            if line.hasPrefix("#EXT-X-ENDLIST") || line.hasPrefix("#EXT-X-PLAYLIST-TYPE") || line.hasPrefix("#EXT-X-MEDIA-SEQUENCE") { continue }
+            if line.hasPrefix("#EXT-X-MEDIA-SEQUENCE:") {
+                baseSequence = Int(line.dropFirst("#EXT-X-MEDIA-SEQUENCE:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+                continue
+            }
+            if line.hasPrefix("#EXT-X-ENDLIST") || line.hasPrefix("#EXT-X-PLAYLIST-TYPE") { continue }
             if line.hasPrefix("#EXT-X-DISCONTINUITY-SEQUENCE:") {
                 baseDiscontinuity = Int(line.dropFirst("#EXT-X-DISCONTINUITY-SEQUENCE:".count).trimmingCharacters(in: .whitespaces)) ?? 0
                 continue
@@ -113,7 +118,9 @@ public struct LiveWindow: Sendable, Equatable {
 
         let anyKey = segments.contains { $0.key != nil }
         let mapsChange = segments.contains { $0.map != nil }
-        var out = header + ["#EXT-X-MEDIA-SEQUENCE:\(first)"]
+        // Numbered on from the playlist's own first sequence number, so that the first pass keeps its numbers
+        // (an AES-128 key without IV takes its IV from them).
+        var out = header + ["#EXT-X-MEDIA-SEQUENCE:\(baseSequence + first)"]
         if baseDiscontinuity + slidOut != 0 { out.append("#EXT-X-DISCONTINUITY-SEQUENCE:\(baseDiscontinuity + slidOut)") }
         for k in first..<available {
             let (pass, index) = k.quotientAndRemainder(dividingBy: count)
@@ -132,10 +139,23 @@ public struct LiveWindow: Sendable, Equatable {
                 }
                 if segment.map == nil, let map = segments[..<index].last(where: { $0.map != nil })?.map { before.append(map) }
             }
-            out += before + segment.lines
+            var lines = segment.lines
+            // A later pass numbers the segment anew: an AES-128 key without IV would take the new number as its
+            // IV, so the segment gets its key with the IV of its first-pass number written out.
+            if pass > 0, let key = segments[...index].last(where: { $0.key != nil })?.key, let explicit = Self.withIV(key, sequence: baseSequence + index) {
+                if let own = lines.firstIndex(where: { $0.hasPrefix("#EXT-X-KEY:") }) { lines[own] = explicit } else { before.append(explicit) }
+            }
+            out += before + lines
         }
         // Once every segment is out, so are the tags after the last one.
         if !loops, available == count { out += pending.lines + ["#EXT-X-ENDLIST"] }
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// `keyLine` (an EXT-X-KEY) with `IV=` the 128-bit big-endian `sequence`, when it is METHOD=AES-128
+    /// without an IV of its own; nil otherwise.
+    static func withIV(_ keyLine: String, sequence: Int) -> String? {
+        guard keyLine.contains("METHOD=AES-128"), !keyLine.contains("IV=") else { return nil }
+        return keyLine + ",IV=0x" + String(repeating: "0", count: 16) + String(format: "%016llx", UInt64(truncatingIfNeeded: sequence))
     }
 }
