@@ -74,8 +74,12 @@ public actor SegmentFetcher {
             trimmed.damage.append("\(url): EXT-X-BYTERANGE \(range.length)@\(range.offset) read short, "
                 + "\(transfer.body.count) of \(range.length) bytes (the resource ends at byte \(range.offset + transfer.body.count))")
         }
-        return FetchedSegment(url: url, bytes: initBytes + bytes, transfer: trimmed, seconds: elapsed,
-                              initializationByteCount: initBytes.count, fetchedByteCount: fetched, decryptionFailure: decryptionFailure)
+        // A segment that did not decrypt holds nothing to read, its init section neither (an init section
+        // alone would be demuxed, and its missing media said a second time).
+        let whole = decryptionFailure == nil ? initBytes + bytes : []
+        return FetchedSegment(url: url, bytes: whole, transfer: trimmed, seconds: elapsed,
+                              initializationByteCount: decryptionFailure == nil ? initBytes.count : 0, fetchedByteCount: fetched,
+                              decryptionFailure: decryptionFailure)
     }
 
     private static func request(_ range: ByteRange) -> ByteRangeRequest {

@@ -43,9 +43,13 @@ import Testing
         }
 
         server.clearRequestLog()
+        // Over a complete folder nothing is written, the manifest neither (it failed on read-only media).
+        let manifestPath = folder + "/download.json"
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: manifestPath)
         let again = await Download.run([url, "--out", folder, "--variant", "1"])
         #expect(again.status == 0)
         #expect(server.requestLog.isEmpty)
+        #expect((try FileManager.default.attributesOfItem(atPath: manifestPath)[.modificationDate] as? Date) == Date(timeIntervalSince1970: 1_000_000))
         #expect(again.stdout.contains("fetched: 0 files, 0 bytes"))
         #expect(again.stdout.contains("9 already on disk"))
     }

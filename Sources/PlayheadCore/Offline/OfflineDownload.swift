@@ -94,7 +94,11 @@ public struct OfflineDownload: Sendable {
                      progress: (DownloadProgress) -> Void) async throws(DownloadError) -> DownloadOutcome {
         var manifest: DownloadManifest
         let resumed: Bool
+        // The manifest as the folder holds it: rewritten only when it changes (a complete folder on read-only
+        // media is run over without a write).
+        var stored: DownloadManifest?
         if let existing = try DownloadManifest.read(folder: folder) {
+            stored = existing
             guard existing.request == request else {
                 throw .folder(path: folder, detail: "holds the download of \(existing.request.source) with \(existing.request.choiceDescription); "
                     + "this run asks for \(request.source) with \(request.choiceDescription): choose another folder or remove it")
@@ -116,7 +120,10 @@ public struct OfflineDownload: Sendable {
         }
         let alreadyOnDisk = manifest.files.filter { $0.kind != .playlist && $0.status == .complete }.count
         manifest.status = manifest.pending.isEmpty ? .complete : .pending
-        try manifest.write(folder: folder)
+        if manifest != stored {
+            try manifest.write(folder: folder)
+            stored = manifest
+        }
 
         let started = ContinuousClock.now
         var fetchedFiles = 0
@@ -166,7 +173,7 @@ public struct OfflineDownload: Sendable {
         }
         if failure == nil, Task.isCancelled, !manifest.pending.isEmpty { failure = .cancelled }
         manifest.status = manifest.pending.isEmpty ? .complete : .pending
-        try manifest.write(folder: folder)
+        if manifest != stored { try manifest.write(folder: folder) }
         return DownloadOutcome(manifest: manifest, resumed: resumed, fetchedFiles: fetchedFiles, fetchedBytes: fetchedBytes,
                                alreadyOnDisk: alreadyOnDisk, seconds: (ContinuousClock.now - started).secondsDouble, failure: failure)
     }
