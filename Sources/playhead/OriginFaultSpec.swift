@@ -37,6 +37,12 @@ enum OriginFaultSpec {
                 probability = value
             }
         }
+        // Outside a redirect's location, a comma can only start an option: one not known is named as such.
+        if !(parts.first ?? "").hasPrefix("redirect:"), parts.count > 1 {
+            let unknown = parts[1]
+            let name = unknown.split(separator: "=").first.map(String.init) ?? unknown
+            return failure("unknown option \"\(name)\" after the fault kind (the options are times=N and p=P)")
+        }
         let kindText = parts.joined(separator: ",")
         let (kind, argument): (String, String?) = kindText.firstIndex(of: ":").map {
             (String(kindText[..<$0]), String(kindText[kindText.index(after: $0)...]))

@@ -152,6 +152,7 @@ import Testing
             ("/a.ts=close,p=1.5", "p= takes a probability above 0 and at most 1, got \"1.5\""),
             ("/seg[0-3.ts=close", "the glob \"/seg[0-3.ts\" is malformed"),
             ("a.ts=close", "must be a URL path starting with '/' or a glob such as *.ts"),
+            ("/a.ts=status:500,q=1", "unknown option \"q\" after the fault kind (the options are times=N and p=P)"),
         ]
         for (spec, message) in cases {
             let outcome = await CLI.run(CLI.playhead, ["origin", CLI.streams, "--port", "0", "--fault", spec])
