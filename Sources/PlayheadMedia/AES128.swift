@@ -17,21 +17,10 @@ public enum AES128 {
     /// Decrypts `data` with a 16-byte `key` and `iv` and strips the PKCS#7 padding.
     /// - Throws: `MediaError.decryptionFailed` naming what is wrong (size, key length, padding).
     public static func decrypt(_ data: [UInt8], key: [UInt8], iv: [UInt8]) throws(MediaError) -> [UInt8] {
-        guard key.count == 16 else { throw .decryptionFailed("key is \(key.count) bytes, expected 16") }
-        guard iv.count == 16 else { throw .decryptionFailed("IV is \(iv.count) bytes, expected 16") }
         guard data.count % 16 == 0, !data.isEmpty else {
             throw .decryptionFailed("ciphertext is \(data.count) bytes, not a non-zero multiple of 16")
         }
-        guard let aes = av_aes_alloc() else { throw .outOfMemory("AES context") }
-        defer { av_free(UnsafeMutableRawPointer(aes)) }
-        av_aes_init(aes, key, 128, 1)
-        var chain = iv
-        var plain = [UInt8](repeating: 0, count: data.count)
-        plain.withUnsafeMutableBufferPointer { out in
-            data.withUnsafeBufferPointer { input in
-                av_aes_crypt(aes, out.baseAddress, input.baseAddress, Int32(data.count / 16), &chain, 1)
-            }
-        }
+        var plain = try cbc(data, key: key, iv: iv, decrypting: true)
         let pad = Int(plain[plain.count - 1])
         guard (1...16).contains(pad), plain[(plain.count - pad)...].allSatisfy({ Int($0) == pad }) else {
             throw .decryptionFailed("bad PKCS#7 padding: a wrong key or IV, or the data is cut short or damaged")
@@ -44,20 +33,24 @@ public enum AES128 {
     /// METHOD=AES-128 (the inverse of ``decrypt(_:key:iv:)``).
     /// - Throws: `MediaError.decryptionFailed` when the key or IV is not 16 bytes.
     public static func encrypt(_ data: [UInt8], key: [UInt8], iv: [UInt8]) throws(MediaError) -> [UInt8] {
+        let pad = 16 - data.count % 16
+        return try cbc(data + [UInt8](repeating: UInt8(pad), count: pad), key: key, iv: iv, decrypting: false)
+    }
+
+    /// AES-128-CBC over whole blocks (`data.count` a multiple of 16) through libavutil.
+    private static func cbc(_ data: [UInt8], key: [UInt8], iv: [UInt8], decrypting: Bool) throws(MediaError) -> [UInt8] {
         guard key.count == 16 else { throw .decryptionFailed("key is \(key.count) bytes, expected 16") }
         guard iv.count == 16 else { throw .decryptionFailed("IV is \(iv.count) bytes, expected 16") }
-        let pad = 16 - data.count % 16
-        let plain = data + [UInt8](repeating: UInt8(pad), count: pad)
         guard let aes = av_aes_alloc() else { throw .outOfMemory("AES context") }
         defer { av_free(UnsafeMutableRawPointer(aes)) }
-        av_aes_init(aes, key, 128, 0)
+        av_aes_init(aes, key, 128, decrypting ? 1 : 0)
         var chain = iv
-        var cipher = [UInt8](repeating: 0, count: plain.count)
-        cipher.withUnsafeMutableBufferPointer { out in
-            plain.withUnsafeBufferPointer { input in
-                av_aes_crypt(aes, out.baseAddress, input.baseAddress, Int32(plain.count / 16), &chain, 0)
+        var output = [UInt8](repeating: 0, count: data.count)
+        output.withUnsafeMutableBufferPointer { out in
+            data.withUnsafeBufferPointer { input in
+                av_aes_crypt(aes, out.baseAddress, input.baseAddress, Int32(data.count / 16), &chain, decrypting ? 1 : 0)
             }
         }
-        return cipher
+        return output
     }
 }
