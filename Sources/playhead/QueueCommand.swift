@@ -205,10 +205,13 @@ struct QueueCommand: AsyncParsableCommand {
         // The lookups may take long (a slow service, its retries): a signal meanwhile stops them, and the
         // report lists every item given as not played.
         let insertions = try insertions()
+        // The signal handlers come first: a signal before the lookups' task exists cancels it as it is made.
+        let canceller = TaskCanceller()
+        let lookupStop = SignalStop(what: "the queue's lookups") { canceller.cancel() }
         let lookups = Task { () -> Result<(content: [QueueItem], bumper: QueueItem?), ExitCode> in
             await self.resolveAll(insertions: insertions, service: playback, policy: policy)
         }
-        let lookupStop = SignalStop(what: "the queue's lookups") { lookups.cancel() }
+        canceller.hold(lookups)
         let looked = await lookups.value
         let stoppedEarly = lookupStop.received
         lookupStop.cancel()
@@ -322,3 +325,37 @@ enum QueueSummary {
         return lines.joined(separator: "\n") + "\n"
     }
 }
+
+/// Cancels a task that may not exist yet: a cancellation asked for before ``hold(_:)`` cancels the task
+/// as it is handed over. (For a signal handler installed before the work it stops starts.)
+final class TaskCanceller: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: (any CancellableTask)?
+    private var cancelled = false
+
+    /// Takes the task to cancel; cancels it at once when a cancellation came first.
+    func hold(_ task: some CancellableTask) {
+        let now = lock.withLock { () -> Bool in
+            self.task = task
+            return cancelled
+        }
+        if now { task.cancel() }
+    }
+
+    /// Cancels the task held, or the one handed over later.
+    func cancel() {
+        let held = lock.withLock { () -> (any CancellableTask)? in
+            cancelled = true
+            return task
+        }
+        held?.cancel()
+    }
+}
+
+/// A task that can be cancelled, whatever it returns.
+protocol CancellableTask: Sendable {
+    /// Cancels it.
+    func cancel()
+}
+
+extension Task: CancellableTask {}
