@@ -445,6 +445,10 @@ struct Play: AsyncParsableCommand {
         if let maxBandwidth, let chosen = final.variantBandwidth, chosen > maxBandwidth {
             printError("warning: no variant is at most \(maxBandwidth) bit/s: played the lowest, \(chosen) bit/s")
         }
+        // The ABR maximum likewise: a cap below every rung plays the lowest (the PSDK's rule), said.
+        if let maxBitrate, let lowest = final.bitrateSwitches.filter({ $0.reason == "max" }).map(\.toBitsPerSecond).min(), lowest > maxBitrate {
+            printError("warning: no rung is at most \(maxBitrate) bit/s (--max-bitrate): played the lowest, \(lowest) bit/s")
+        }
         final.device = DeviceInformation.current(playheadVersion: Playhead.version, ffmpegVersion: nil, curlVersion: HTTPClient.curlVersion)
         try writeReport(final)
         if let reportHtml {

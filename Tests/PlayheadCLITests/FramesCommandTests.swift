@@ -318,6 +318,18 @@ import Testing
         #expect(play.status == 0 && play.stderr.contains("no variant is at most 1000 bit/s: played the lowest, 510400 bit/s"), "\(play.stderr)")
     }
 
+    /// An ABR maximum below every rung plays the lowest, as the PSDK's rule says, and says so as
+    /// --max-bandwidth does (QA: silently).
+    @Test func anABRMaximumBelowEveryRungIsWarned() async throws {
+        let capped = await CLI.run(CLI.playhead, ["play", CLI.streams + "/ts/master.m3u8", "--max-bitrate", "100", "--mode", "demux",
+                                                  "--duration", "6", "--quiet"])
+        #expect(capped.status == 0, "\(capped.stderr)")
+        #expect(capped.stderr.contains("warning: no rung is at most 100 bit/s (--max-bitrate): played the lowest, 510400 bit/s"), "\(capped.stderr)")
+        let fits = await CLI.run(CLI.playhead, ["play", CLI.streams + "/ts/master.m3u8", "--max-bitrate", "600000", "--mode", "demux",
+                                                "--duration", "6", "--quiet"])
+        #expect(!fits.stderr.contains("no rung is at most"), "\(fits.stderr)")
+    }
+
     @Test func badArgumentsExitTwo() async {
         #expect(await CLI.run(CLI.playhead, ["frames"]).status == 2)
         #expect(await CLI.run(CLI.playhead, ["frames", "x", "--variant", "1", "--bandwidth", "5"]).status == 2)
