@@ -202,13 +202,7 @@ struct Play: AsyncParsableCommand {
                 throw ValidationError("\(option) has no effect with \(abrOff), which plays one variant throughout (ABR off); give one or the other")
             }
         }
-        if let bandwidth {
-            if !(bandwidth > 0 && bandwidth.isFinite) { throw ValidationError("--bandwidth must be a positive number of Mbit/s, got \(bandwidth)") }
-            if trace != nil { throw ValidationError("give --trace or --bandwidth, not both") }
-            if clock == .real {
-                throw ValidationError("--bandwidth needs --clock virtual (the real clock takes the network as it is; `playhead origin --bandwidth` shapes a served one)")
-            }
-        }
+        try Self.validateLink(trace: trace, bandwidth: bandwidth, clock: clock)
         if !rate.isFinite || (rate > 0 && !(PlayerConfiguration.rateRange ~= rate)) {
             throw ValidationError("--rate must be from \(PlayerConfiguration.rateRange.lowerBound) to \(PlayerConfiguration.rateRange.upperBound) (or ≤ 0 for 1.0), got \(rate)")
         }
@@ -475,6 +469,16 @@ struct Play: AsyncParsableCommand {
         let loaded = try await PlaylistLoader(client: client).loadMedia(url, choice: choice)
         guard loaded.playlist.endList else { return nil }
         return try await RenditionReader(client: client, playlist: loaded.playlist, baseURL: loaded.media.effectiveURL).demuxFirstSegment()
+    }
+
+    /// Checks `--bandwidth` against the clock and `--trace` (play's and queue's options alike).
+    static func validateLink(trace: String?, bandwidth: Double?, clock: ClockChoice) throws {
+        guard let bandwidth else { return }
+        if !(bandwidth > 0 && bandwidth.isFinite) { throw ValidationError("--bandwidth must be a positive number of Mbit/s, got \(bandwidth)") }
+        if trace != nil { throw ValidationError("give --trace or --bandwidth, not both") }
+        if clock == .real {
+            throw ValidationError("--bandwidth needs --clock virtual (the real clock takes the network as it is; `playhead origin --bandwidth` shapes a served one)")
+        }
     }
 
     /// The virtual clock's link: the `--trace` file's, else a constant `--bandwidth`. A trace that does not

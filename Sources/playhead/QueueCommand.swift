@@ -48,9 +48,6 @@ struct QueueCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Constant link bandwidth for the virtual clock without --trace, Mbit/s (default: 50).")
     var bandwidth: Double?
 
-    /// The virtual clock's constant link without `--bandwidth`, Mbit/s.
-    static let defaultBandwidth = 50.0
-
     @Option(help: "decode, demux or keyframes.")
     var mode: DecodeMode = .decode
 
@@ -78,13 +75,7 @@ struct QueueCommand: AsyncParsableCommand {
     func validate() throws {
         if items.isEmpty { throw ValidationError("give at least one item") }
         if trace != nil, clock == .real { throw ValidationError("--trace needs --clock virtual") }
-        if let bandwidth {
-            if !(bandwidth > 0 && bandwidth.isFinite) { throw ValidationError("--bandwidth must be a positive number of Mbit/s, got \(bandwidth)") }
-            if trace != nil { throw ValidationError("give --trace or --bandwidth, not both") }
-            if clock == .real {
-                throw ValidationError("--bandwidth needs --clock virtual (the real clock takes the network as it is; `playhead origin --bandwidth` shapes a served one)")
-            }
-        }
+        try Play.validateLink(trace: trace, bandwidth: bandwidth, clock: clock)
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be a positive number of seconds, got \(duration)") }
         if let variant, variant < 0 { throw ValidationError("--variant must be 0 or more, got \(variant)") }
         if framemd5 != nil, mode == .demux { throw ValidationError("--framemd5 hashes decoded frames; --mode demux decodes none") }
@@ -231,7 +222,7 @@ struct QueueCommand: AsyncParsableCommand {
         let queueClock: QueueSettings.Clock
         switch clock {
         case .real: queueClock = .real
-        case .virtual: queueClock = .virtual(try Play.simulatedLink(trace: trace, bandwidth: bandwidth ?? Self.defaultBandwidth))
+        case .virtual: queueClock = .virtual(try Play.simulatedLink(trace: trace, bandwidth: bandwidth ?? Play.defaultBandwidth))
         }
         let settings = QueueSettings(clock: queueClock, configuration: configuration, preload: !noPreload, maxSessionSecondsPerItem: duration)
         let queue = PlaybackQueue(items: content, bumper: bumperItem, bumperPlacement: bumperEveryItem ? .everyItem : .once,
@@ -330,13 +321,13 @@ enum QueueSummary {
 /// as it is handed over. (For a signal handler installed before the work it stops starts.)
 final class TaskCanceller: @unchecked Sendable {
     private let lock = NSLock()
-    private var task: (any CancellableTask)?
+    private var cancelTask: (@Sendable () -> Void)?
     private var cancelled = false
 
     /// Takes the task to cancel; cancels it at once when a cancellation came first.
-    func hold(_ task: some CancellableTask) {
+    func hold<Success, Failure>(_ task: Task<Success, Failure>) {
         let now = lock.withLock { () -> Bool in
-            self.task = task
+            cancelTask = { task.cancel() }
             return cancelled
         }
         if now { task.cancel() }
@@ -344,18 +335,9 @@ final class TaskCanceller: @unchecked Sendable {
 
     /// Cancels the task held, or the one handed over later.
     func cancel() {
-        let held = lock.withLock { () -> (any CancellableTask)? in
+        lock.withLock { () -> (@Sendable () -> Void)? in
             cancelled = true
-            return task
-        }
-        held?.cancel()
+            return cancelTask
+        }?()
     }
 }
-
-/// A task that can be cancelled, whatever it returns.
-protocol CancellableTask: Sendable {
-    /// Cancels it.
-    func cancel()
-}
-
-extension Task: CancellableTask {}
