@@ -220,6 +220,9 @@ import Testing
     /// exit 130, and the report lists every item given as not played (QA: the process died with no report).
     @Test func aSignalDuringTheLookupsWritesTheReport() async throws {
         let server = try CatalogueCommandTests.server()
+        // Kept to the end: released after its last use, it stopped its server, and the wait for the request
+        // below returned at once, before the child had its signal handlers.
+        defer { server.stop() }
         server.setFault(.stallAfter(bytes: 0), forPath: server.videoPath("1002"))
         let folder = NSTemporaryDirectory() + "playhead-queue-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
