@@ -230,9 +230,7 @@ import Testing
         let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: CLI.playhead)
         process.arguments = ["queue", "bc:1001", "bc:1002", "--report", folder + "/report.json", "--quiet"] + CatalogueCommandTests.service(server)
-        try process.run()
-        await server.httpServer.waitForRequests(path: server.videoPath("1002"))
-        kill(process.processIdentifier, SIGINT)
+        try process.run(signalling: SIGINT, once: server.httpServer, asks: server.videoPath("1002"))
         let status = await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: process.terminationStatus) }
         }

@@ -65,9 +65,7 @@ import Testing
         let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: CLI.playhead)
         process.arguments = ["download", url, "--out", folder, "--concurrency", "1", "--quiet"]
-        try process.run()
-        await server.waitForRequests(path: "/ts/v2/seg006.ts")
-        kill(process.processIdentifier, SIGINT)
+        try process.run(signalling: SIGINT, once: server, asks: "/ts/v2/seg006.ts")
         let status = await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: process.terminationStatus) }
         }

@@ -177,9 +177,7 @@ import Testing
         process.arguments = arguments
         process.standardError = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
-        try ChildProcess.launch(process)
-        await server.waitForRequests(path: path)
-        process.interrupt()
+        try process.run(signalling: SIGINT, once: server, asks: path)
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { process.waitUntilExit(); continuation.resume() }
         }
