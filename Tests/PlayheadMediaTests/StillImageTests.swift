@@ -41,6 +41,48 @@ import Testing
         }
     }
 
+    /// Writes one picture of `size` with the ffmpeg CLI (`extra` its output options) and returns its bytes.
+    static func ffmpegPicture(_ size: String, _ name: String, _ extra: [String] = [], source: String = "testsrc") throws -> [UInt8] {
+        let path = NSTemporaryDirectory() + "playhead-still-\(UUID().uuidString)-\(name)"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = ChildProcess.runBlocking("ffmpeg", ["-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "\(source)=s=\(size)",
+                                                          "-frames:v", "1"] + extra + [path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// The size in a picture's header, read without decoding, for each kind of header the decoder takes.
+    @Test(arguments: [("sprite", [String]()), ("a.png", []), ("b.webp", []), ("c.webp", ["-lossless", "1"]), ("d.webp", ["-vf", "format=rgba,colorchannelmixer=aa=0.5"]),
+                      ("e.jpg", ["-q:v", "2"])])
+    func theHeaderGivesThePictureSize(name: String, options: [String]) throws {
+        let bytes = name == "sprite" ? Array(try Data(contentsOf: URL(fileURLWithPath: Self.sprite))) : try Self.ffmpegPicture("333x77", name, options)
+        let decoded = try RGBImage.decoding(bytes).image
+        let header = try #require(StillImageFormat.dimensions(bytes), "no size read from \(name)")
+        #expect(header == (decoded.width, decoded.height), "\(name)")
+        #expect(name == "sprite" ? header == (640, 360) : header == (333, 77))
+        // The chunk each WebP variant carries (lossy VP8, lossless VP8L, extended VP8X with alpha).
+        if name.hasSuffix("webp") {
+            #expect(String(decoding: bytes[12..<16], as: UTF8.self) == ["b.webp": "VP8 ", "c.webp": "VP8L", "d.webp": "VP8X"][name])
+        }
+    }
+
+    /// A picture of more pixels than the limit is refused before it is decoded, whatever its file size (a 0.8 MB
+    /// PNG of 16000 × 16000 took 1.57 GB to decode); one at the limit decodes.
+    @Test func aPictureOverThePixelLimitIsRefusedUndecoded() throws {
+        #expect(RGBImage.maxDecodedPixels == 8192 * 4096)
+        let over = try Self.ffmpegPicture("8194x4096", "over.png", source: "color")
+        #expect(over.count < 200_000)
+        #expect {
+            _ = try RGBImage.decoding(over)
+        } throws: { error in
+            "\(error)".contains("png picture of 8194×4096 is too large to decode: 33562624 pixels, more than the limit of 33554432")
+        }
+        let at = try RGBImage.decoding(try Self.ffmpegPicture("8192x4096", "at.png", source: "color")).image
+        #expect(at.width == 8192 && at.height == 4096)
+        // A header cut short gives no size (and the decoder's own limit still holds).
+        #expect(StillImageFormat.dimensions(Array(over.prefix(20))) == nil)
+    }
+
     @Test func aRectangleOutsideThePictureIsRefused() throws {
         let image = try Self.spriteImage().image
         for (x, y, w, h) in [(600, 0, 160, 90), (0, 300, 160, 90), (0, 0, 0, 90), (-1, 0, 10, 10)] {
