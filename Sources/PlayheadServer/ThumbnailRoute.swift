@@ -9,6 +9,14 @@ enum ThumbnailRoute {
     /// Widest picture the route scales to.
     static let maxWidth = 4096
 
+    /// `text` as decimal seconds (`7`, `7.25`, `.5`), or nil: Swift's `Double(_:)` alone would also take
+    /// `0x10` (16), `1e1`, `+3` and `inf`.
+    static func seconds(_ text: String) -> Double? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard !text.isEmpty, text != ".", parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
+        return Double(text).flatMap { $0.isFinite ? $0 : nil }
+    }
+
     /// The PNG, with headers naming where it came from (`X-Playhead-Thumbnail-Source`, `-Entry-Start`,
     /// `-Resource`, `-PTS` when known, `-MD5`).
     /// - Throws: ``APIError``: 404 for an unknown session; 400 naming `time`, `width` or `source`
@@ -18,7 +26,7 @@ enum ThumbnailRoute {
     static func response(manager: SessionManager, id: String, query: (String) -> String?) async throws -> Response {
         let (stored, _) = try manager.describe(id)
         guard let text = query("time") else { throw APIError.missingField("time") }
-        guard let time = Double(text), time.isFinite, time >= 0 else {
+        guard let time = seconds(text) else {
             throw APIError.invalidField("time", "must be a number of seconds, 0 or more, got \"\(text)\"")
         }
         var width: Int?

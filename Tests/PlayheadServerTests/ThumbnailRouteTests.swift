@@ -33,12 +33,13 @@ import Testing
             let probe = await ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", folder + "/t.png"])
             #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "png,208,118")
 
-            let segmentSource = try await client.execute(uri: "/v1/sessions/\(id)/thumbnail?time=7&source=segment", method: .get, headers: tests.auth)
+            let segmentSource = try await client.execute(uri: "/v1/sessions/\(id)/thumbnail?time=7.000&source=segment", method: .get, headers: tests.auth)
             #expect(segmentSource.status == .ok)
             #expect(segmentSource.headers[HTTPFields.Element.Name("X-Playhead-Thumbnail-Source")!] == "segment")
             #expect(segmentSource.headers[HTTPFields.Element.Name("X-Playhead-Thumbnail-MD5")!] == ChildProcess.framemd5Hashes(segment.stdout)[60])
 
-            for (query, field) in [("", "time"), ("?time=x", "time"), ("?time=31", "time"), ("?time=3&width=1", "width"), ("?time=3&source=vtt", "source")] {
+            for (query, field) in [("", "time"), ("?time=x", "time"), ("?time=31", "time"), ("?time=0x10", "time"), ("?time=1e1", "time"),
+                                   ("?time=%2B3", "time"), ("?time=-1", "time"), ("?time=.", "time"), ("?time=3&width=1", "width"), ("?time=3&source=vtt", "source")] {
                 let bad = try await client.execute(uri: "/v1/sessions/\(id)/thumbnail\(query)", method: .get, headers: tests.auth)
                 #expect(bad.status == .badRequest, "\(query)")
                 #expect(try tests.error(bad.body)["field"] as? String == field, "\(query)")
