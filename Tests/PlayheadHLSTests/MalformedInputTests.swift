@@ -53,6 +53,22 @@ import Testing
         #expect(first["line"] == nil)
     }
 
+    /// An AES-128 key in a key system's format (not KEYFORMAT identity) with no identity key beside it is
+    /// warned once per format, at the first segment it encrypts; with an identity key in force, it is not.
+    @Test func anAES128KeyOfAnotherKeyFormatIsWarned() throws {
+        let head = "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:4\n"
+        let other = #"#EXT-X-KEY:METHOD=AES-128,URI="https://keys.example/k",KEYFORMAT="com.example.drm""# + "\n"
+        let parsed = try Playlist.parse(head + other + "#EXTINF:4,\na.ts\n#EXTINF:4,\nb.ts\n" + other + "#EXTINF:4,\nc.ts\n#EXT-X-ENDLIST\n")
+        let warnings = parsed.warnings.filter { $0.message.contains("KEYFORMAT") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.line == 6, "\(warnings)")
+        #expect(warnings.first?.message == #"segment a.ts is METHOD=AES-128 with KEYFORMAT="com.example.drm" and no identity key in force: "#
+                + "the key's URI is read as the raw 16-byte key of KEYFORMAT identity")
+        let identity = #"#EXT-X-KEY:METHOD=AES-128,URI="k.bin",KEYFORMAT="identity""# + "\n"
+        let both = try Playlist.parse(head + identity + other + "#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n")
+        #expect(!both.warnings.contains { $0.message.contains("KEYFORMAT") }, "\(both.warnings)")
+    }
+
     @Test func aNegativeBandwidthIsABadNumberAtItsColumn() {
         #expect(throws: PlaylistParseError.badNumber(line: 3, column: 29, tag: "EXT-X-STREAM-INF", text: "BANDWIDTH=-100000")) {
             try Playlist.parse("#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-STREAM-INF:BANDWIDTH=-100000\nv.m3u8\n")

@@ -210,6 +210,12 @@ extension PlaylistParser {
             var others = keysInForce
             others.remove(at: primary)
             segment.otherKeys = others
+            // AES-128 keys are the raw 16 bytes of KEYFORMAT identity; another format is a key system's.
+            if let key = segment.key, key.method == .aes128, !key.isIdentityFormat, let format = key.keyFormat,
+               warnedKeyFormats.insert(format).inserted {
+                warn(line, "odd-value", "segment \(uri.prefix(60)) is METHOD=AES-128 with KEYFORMAT=\"\(format)\" and no identity key "
+                     + "in force: the key's URI is read as the raw 16-byte key of KEYFORMAT identity")
+            }
         }
         segment.map = mapInForce
         segment.gap = pending.gap

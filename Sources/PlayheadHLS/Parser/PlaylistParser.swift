@@ -37,6 +37,8 @@ struct PlaylistParser {
     var pending = PendingSegment()
     var keysInForce: [SegmentKey] = []
     var mapInForce: MediaInitializationSection?
+    /// KEYFORMATs of AES-128 keys already warned about (see `appendSegment`).
+    var warnedKeyFormats: Set<String> = []
     var bitrateInForce: Int?
     var previousRangeEnd: (uri: String, end: Int)?
     var previousPartRangeEnd: (uri: String, end: Int)?
