@@ -153,13 +153,22 @@ enum JSONValue: Decodable {
         if let offset = firstInvalidUTF8Offset(body) {
             throw .malformedJSON("it is not valid UTF-8 (at byte offset \(offset), counted from 0)")
         }
-        do { return try JSONDecoder().decode(JSONValue.self, from: body) } catch let DecodingError.dataCorrupted(context) {
+        let value: JSONValue
+        do { value = try JSONDecoder().decode(JSONValue.self, from: body) } catch let DecodingError.dataCorrupted(context) {
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
             if !path.isEmpty, context.underlyingError == nil { throw .invalidField(path, context.debugDescription) }
+            if context.underlyingError == nil, let position = JSONBodyChecks.errorPosition(body) {
+                throw .malformedJSON("it goes wrong at \(position)")
+            }
             throw .malformedJSON(context.underlyingError.map { "\($0)" } ?? context.debugDescription)
         } catch {
             throw .malformedJSON("\(error)")
         }
+        // JSONDecoder keeps one of two members of the same name; which one the client meant is unknown.
+        if let duplicate = JSONBodyChecks.duplicateKey(body) {
+            throw .malformedJSON("\(duplicate.path) is given twice (the second at byte offset \(duplicate.offset))")
+        }
+        return value
     }
 
     /// The offset of the first byte that is not valid UTF-8, or nil.

@@ -45,6 +45,30 @@ import Testing
             let empty = try await post(client, " \n")
             #expect(empty.status == .badRequest)
             #expect(try error(empty.body)["message"] as? String == "the body is not valid JSON: it is empty (a JSON object is required)")
+            // Where it goes wrong (QA: "The given data was not valid JSON." and no more).
+            let wrong = try await post(client, "{\"url\": \"http://127.0.0.1:1/a.m3u8\",\n  \"mode\": }")
+            let wrongMessage = try error(wrong.body)["message"] as? String
+            #expect(wrongMessage == "the body is not valid JSON: it goes wrong at line 2, column 11 (byte offset 47)", "\(wrongMessage ?? "")")
+            let cut = try await post(client, "{\"url\": \"http://127.0.0.1:1/a.m3u8")
+            #expect(try error(cut.body)["message"] as? String == "the body is not valid JSON: it goes wrong at its end")
+        }
+    }
+
+    /// A key given twice in one object is refused, named by its path (JSONDecoder kept one silently).
+    @Test func aKeyGivenTwiceIs400NamingIt() async throws {
+        try await withAPI { client, _ in
+            let body = #"{"url": "http://127.0.0.1:1/a.m3u8", "abr": {"variant": 0, "variant": 1}}"#
+            let response = try await post(client, body)
+            #expect(response.status == .badRequest)
+            #expect(try error(response.body)["code"] as? String == "malformedJSON")
+            #expect(try error(response.body)["message"] as? String == "the body is not valid JSON: $.abr.variant is given twice (the second at byte offset 59)")
+            // Escapes are read: "\u0075rl" is "url".
+            let escaped = try await post(client, #"{"url": "http://127.0.0.1:1/a.m3u8", "\u0075rl": "http://127.0.0.1:1/b.m3u8"}"#)
+            #expect(try error(escaped.body)["message"] as? String == "the body is not valid JSON: $.url is given twice (the second at byte offset 37)")
+            // The same name in two objects, or as a string value, is no duplicate.
+            let distinct = try await post(client, #"{"url": "http://127.0.0.1:1/a.m3u8", "tags": ["url"], "abr": {"url": 1}}"#)
+            let distinctError = try error(distinct.body)
+            #expect(distinctError["code"] as? String == "unknownField", "\(distinctError)")
         }
     }
 
