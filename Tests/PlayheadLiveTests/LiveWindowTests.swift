@@ -83,4 +83,29 @@ import Testing
         let passes = hour.mediaSequence / 6, position = hour.mediaSequence % 6
         #expect(hour.discontinuitySequence == 2 * passes - 1 + (position > 3 ? 1 : 0) + (position > 0 ? 1 : 0))
     }
+
+    /// Each later pass moves program date times and date ranges on by the playlist's 12 s, and a date range's
+    /// ID is the pass's own: before, every pass repeated the first pass's dates (QA: the dates went back).
+    /// 2026-01-01T00:00:00Z.
+    static let newYear = 1_767_225_600.0
+
+    @Test func laterPassesMoveTheDatesOn() throws {
+        let vod = Self.vod
+            .replacingOccurrences(of: "#EXTINF:2,\ns0.ts", with: "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:2,\ns0.ts")
+            .replacingOccurrences(of: "#EXTINF:2,\ns4.ts", with: #"#EXT-X-DATERANGE:ID="ad1",X-ID="x",START-DATE="2026-01-01T00:00:08Z",DURATION=2"#
+                                  + "\n#EXTINF:2,\ns4.ts")
+        let window = LiveWindow(initialSegments: 2, windowSegments: 3, loops: true)
+        // At 10 s the window is s4, s5 (first pass) and s0 (second pass).
+        let first = try Self.parse(window.playlist(from: vod, at: 10))
+        #expect(first.segments.map(\.uri) == ["s4.ts", "s5.ts", "s0.ts"])
+        #expect(first.dateRanges.map(\.id) == ["ad1"])
+        #expect(first.segments[2].programDateTime?.secondsSince1970 == Self.newYear + 12)
+        // At 22 s: s4 and s5 of the second pass, s0 of the third.
+        let later = try Self.parse(window.playlist(from: vod, at: 22))
+        #expect(later.segments.map(\.uri) == ["s4.ts", "s5.ts", "s0.ts"])
+        let range = try #require(later.dateRanges.first)
+        #expect(range.id == "ad1-loop1" && range.startDate?.secondsSince1970 == Self.newYear + 20, "\(range)")
+        #expect(range.clientAttributes.map(\.name) == ["X-ID"], "X-ID is not taken for ID")
+        #expect(later.segments[2].programDateTime?.secondsSince1970 == Self.newYear + 24)
+    }
 }

@@ -11,8 +11,9 @@ import Foundation
 /// the playlist wraps around for ever, a discontinuity before each new pass and the media sequence
 /// still increasing. Tags that go with a segment (cues, date ranges, program date times) stay with it;
 /// the EXT-X-KEY and EXT-X-MAP in force where the window begins are written before its first segment
-/// when that segment has none of its own (a new pass starts with no key and the MAP of the playlist's top). Program
-/// date times are repeated as they are on each pass.
+/// when that segment has none of its own (a new pass starts with no key and the MAP of the playlist's top). Each later
+/// pass moves program date times and date ranges on by the playlist's duration per pass (a date range's ID gets
+/// `-loopN`), so that the dates keep going forward as a live stream's do.
 public struct LiveWindow: Sendable, Equatable {
     /// Segments listed at time 0 (at least 1).
     public var initialSegments: Int
@@ -145,11 +146,37 @@ public struct LiveWindow: Sendable, Equatable {
             if pass > 0, let key = segments[...index].last(where: { $0.key != nil })?.key, let explicit = Self.withIV(key, sequence: baseSequence + index) {
                 if let own = lines.firstIndex(where: { $0.hasPrefix("#EXT-X-KEY:") }) { lines[own] = explicit } else { before.append(explicit) }
             }
+            if pass > 0 { lines = lines.map { Self.movedOn($0, by: Double(pass) * cycle, pass: pass) } }
             out += before + lines
         }
         // Once every segment is out, so are the tags after the last one.
         if !loops, available == count { out += pending.lines + ["#EXT-X-ENDLIST"] }
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// `line` as pass `pass` (> 0) carries it: an EXT-X-PROGRAM-DATE-TIME, or an EXT-X-DATERANGE's START-DATE
+    /// and END-DATE, `seconds` later, and a date range's ID made the pass's own (`ID-loopN`: the same ID with
+    /// other dates would be an error); any other line, or a date that does not read, as it is.
+    static func movedOn(_ line: String, by seconds: Double, pass: Int) -> String {
+        func moved(_ text: Substring) -> String? {
+            EventJSON.date(iso8601: String(text)).map { EventJSON.iso8601($0.addingTimeInterval(seconds)) }
+        }
+        let pdt = "#EXT-X-PROGRAM-DATE-TIME:"
+        if line.hasPrefix(pdt) {
+            return moved(line.dropFirst(pdt.count).drop { $0 == " " }).map { pdt + $0 } ?? line
+        }
+        guard line.hasPrefix("#EXT-X-DATERANGE:") else { return line }
+        var result = line
+        for name in ["START-DATE", "END-DATE", "ID"] {
+            // The attribute's quoted value, not a longer name ending the same way (X-ID).
+            guard let open = result.ranges(of: name + "=\"").first(where: { range in
+                range.lowerBound == result.startIndex || [":", ","].contains(result[result.index(before: range.lowerBound)])
+            }), let close = result[open.upperBound...].firstIndex(of: "\"") else { continue }
+            let value = result[open.upperBound..<close]
+            let replacement = name == "ID" ? "\(value)-loop\(pass)" : moved(value)
+            if let replacement { result.replaceSubrange(open.upperBound..<close, with: replacement) }
+        }
+        return result
     }
 
     /// `keyLine` (an EXT-X-KEY) with `IV=` the 128-bit big-endian `sequence`, when it is METHOD=AES-128
