@@ -96,8 +96,8 @@ public struct SoakSessionFigures: Sendable, Codable, Equatable {
     public var stalls: [SoakStall]? = nil
     /// Fetches that failed and were retried (NETWORK_ERROR notifications), and the last one's description (in process only).
     public var networkErrors: [String]? = nil
-    /// Live: how far the playback position is behind the live point (the end of the seekable window:
-    /// the playlist end minus the hold-back), seconds (in process only).
+    /// Live: how far the playback position is behind the live edge (the end of the last segment the
+    /// playlist lists), seconds, 0 or more (in process only).
     public var edgeDistanceSeconds: Double? = nil
 }
 
@@ -111,13 +111,21 @@ public struct SoakStall: Sendable, Codable, Equatable {
     public var durationSeconds: Double?
     /// The last segment loaded before it: its media sequence and the session time it arrived.
     public var lastSegment: String?
+    /// Fetches that failed and were retried from ``SoakStall/retryWindowSeconds`` before the stall until it
+    /// ended (session time and what failed); nil for none.
+    public var retriedFetches: [String]?
+
+    /// How long before a stall a failed fetch counts as part of it: 30 s.
+    public static let retryWindowSeconds = 30.0
 
     /// Creates a record.
-    public init(atSeconds: Double, positionSeconds: Double, durationSeconds: Double? = nil, lastSegment: String? = nil) {
+    public init(atSeconds: Double, positionSeconds: Double, durationSeconds: Double? = nil, lastSegment: String? = nil,
+                retriedFetches: [String]? = nil) {
         self.atSeconds = atSeconds
         self.positionSeconds = positionSeconds
         self.durationSeconds = durationSeconds
         self.lastSegment = lastSegment
+        self.retriedFetches = retriedFetches
     }
 }
 
@@ -163,7 +171,7 @@ public struct SoakSample: Sendable, Codable {
     /// The summary line printed every interval (with the mean distance to the live edge when known).
     public var line: String {
         let edges = sessions.compactMap(\.edgeDistanceSeconds)
-        let edge = edges.isEmpty ? "" : String(format: "  behind live point %.1f–%.1f s", edges.min()!, edges.max()!)
+        let edge = edges.isEmpty ? "" : String(format: "  behind live edge %.1f–%.1f s", edges.min()!, edges.max()!)
         return String(format: "soak %6.0f s  running %3d  rebuffers %3d  errors %2d  cpu %6.1f %%  rss %7.1f MiB  rss/session %@ MiB",
                       elapsedSeconds, running, rebuffers, errors, cpuPercent, Double(rssBytes) / 1_048_576,
                       rssPerSessionText(width: 6)) + edge
@@ -211,12 +219,13 @@ public struct SoakReport: Sendable, Codable {
         }
         for session in samples.last?.sessions ?? [] {
             if session.rebuffers > 0 {
+                // Each stall with the retried fetches around it only (QA: retries a minute later were listed).
                 let details = (session.stalls ?? []).map { stall in
                     String(format: "at %.1f s (position %.1f s, %@; last segment %@)", stall.atSeconds, stall.positionSeconds,
                            stall.durationSeconds.map { String(format: "%.2f s", $0) } ?? "not over", stall.lastSegment ?? "?")
+                        + ((stall.retriedFetches ?? []).isEmpty ? "" : "; retried fetches around it: " + (stall.retriedFetches ?? []).suffix(3).joined(separator: " | "))
                 }
-                flags.append("stalls: session \(session.id) rebuffered \(session.rebuffers) times" + (details.isEmpty ? "" : ": " + details.joined(separator: "; "))
-                             + ((session.networkErrors ?? []).isEmpty ? "" : "; retried fetches: " + (session.networkErrors ?? []).suffix(3).joined(separator: " | ")))
+                flags.append("stalls: session \(session.id) rebuffered \(session.rebuffers) times" + (details.isEmpty ? "" : ": " + details.joined(separator: "; ")))
             }
             if session.failed { flags.append("error: session \(session.id) ended in error" + (session.error.map { ": " + $0 } ?? "")) }
         }

@@ -70,6 +70,43 @@ public enum SoakRunner {
     }
 }
 
+/// What one in-process session's events told about its stalls.
+struct StallDetails {
+    /// Its stalls so far.
+    var stalls: [SoakStall] = []
+    /// The last segment that arrived.
+    var lastSegment: String?
+    /// The first 20 retried fetches, for the report.
+    var networkErrors: [String] = []
+    /// Retried fetches of the last ``SoakStall/retryWindowSeconds``: session time and text.
+    var retries: [(at: Double, text: String)] = []
+    /// The session's error, once it failed.
+    var error: String?
+
+    /// A stall began at session time `seconds`: recorded with the fetches retried in the window before it.
+    mutating func stalled(at seconds: Double, position: Double) {
+        let recent = retries.filter { $0.at >= seconds - SoakStall.retryWindowSeconds }.map(\.text)
+        stalls.append(SoakStall(atSeconds: seconds, positionSeconds: position, lastSegment: lastSegment,
+                                retriedFetches: recent.isEmpty ? nil : recent))
+    }
+
+    /// The last stall ended after `duration` seconds.
+    mutating func recovered(after duration: Double) {
+        if !stalls.isEmpty { stalls[stalls.count - 1].durationSeconds = duration }
+    }
+
+    /// A fetch failed and is retried (`text`: when and what, as the report shows it); one retried while a
+    /// stall lasts belongs to that stall.
+    mutating func retried(at seconds: Double, _ text: String) {
+        if networkErrors.count < 20 { networkErrors.append(text) }
+        retries.append((seconds, text))
+        retries.removeAll { $0.at < seconds - SoakStall.retryWindowSeconds }
+        if let last = stalls.indices.last, stalls[last].durationSeconds == nil {
+            stalls[last].retriedFetches = (stalls[last].retriedFetches ?? []) + [text]
+        }
+    }
+}
+
 /// Sessions as players in this process.
 final class InProcessSoakTarget: SoakTarget {
     let settings: SoakSettings
@@ -79,7 +116,7 @@ final class InProcessSoakTarget: SoakTarget {
     let players: [MediaPlayer]
     let stalls: [Mutex<Int>]
     /// Each session's stalls, with the last segment that arrived before each.
-    let stallDetails: [Mutex<(stalls: [SoakStall], lastSegment: String?, networkErrors: [String], error: String?)>]
+    let stallDetails: [Mutex<StallDetails>]
     let tasks = Mutex<[Task<PlaybackReport, Never>]>([])
 
     init(settings: SoakSettings) {
@@ -91,7 +128,7 @@ final class InProcessSoakTarget: SoakTarget {
             MediaPlayer(url: settings.url, configuration: configuration, driver: RealTimeDriver(), network: LiveNetwork(client: client))
         }
         stalls = players.map { _ in Mutex(0) }
-        stallDetails = players.map { _ in Mutex(([], nil, [], nil)) }
+        stallDetails = players.map { _ in Mutex(StallDetails()) }
     }
 
     func start() async throws {
@@ -101,16 +138,14 @@ final class InProcessSoakTarget: SoakTarget {
                 case .stalled:
                     count.withLock { $0 += 1 }
                     let position = player.currentTime
-                    details.withLock { $0.stalls.append(SoakStall(atSeconds: event.playerTime, positionSeconds: position, lastSegment: $0.lastSegment)) }
+                    details.withLock { $0.stalled(at: event.playerTime, position: position) }
                 case let .recovered(duration):
-                    details.withLock { state in
-                        if !state.stalls.isEmpty { state.stalls[state.stalls.count - 1].durationSeconds = duration }
-                    }
+                    details.withLock { $0.recovered(after: duration) }
                 case let .notification(notification) where notification.code == .playbackError:
                     details.withLock { $0.error = notification.metadata["DESCRIPTION"] ?? notification.name }
                 case let .notification(notification) where notification.code == .networkError:
                     let text = String(format: "%.1f s: ", event.playerTime) + (notification.metadata["DESCRIPTION"] ?? notification.name)
-                    details.withLock { if $0.networkErrors.count < 20 { $0.networkErrors.append(text) } }
+                    details.withLock { $0.retried(at: event.playerTime, text) }
                 case let .segmentLoaded(_, sequence, _, seconds, _):
                     details.withLock { $0.lastSegment = String(format: "#%d at %.1f s, took %.2f s", sequence, event.playerTime, seconds) }
                 default: break
@@ -130,7 +165,7 @@ final class InProcessSoakTarget: SoakTarget {
                                positionSeconds: pair.0.currentTime,
                                stalls: stallDetails[index].withLock { $0.stalls },
                                networkErrors: stallDetails[index].withLock { $0.networkErrors },
-                               edgeDistanceSeconds: pair.0.isLive ? pair.0.seekableRange.map { $0.upperBound - pair.0.currentTime } : nil)
+                               edgeDistanceSeconds: pair.0.isLive ? pair.0.reportSoFar?.liveEdgeDistanceSeconds.map { max(0, $0) } : nil)
         }
         ProcessStats.releaseFreeMemory()
         return (figures, ProcessStats.current())

@@ -39,6 +39,37 @@ import Testing
         #expect(json["stoppedBySignal"] as? Int == 2 && json["stoppedAfterSeconds"] as? Double == 113)
     }
 
+    /// A stall lists the fetches retried in the 30 s before it and while it lasted, not the later ones (QA: a
+    /// stall at 4 s listed retries of 70–93 s).
+    @Test func aStallListsTheRetriesAroundItOnly() {
+        var details = StallDetails()
+        details.retried(at: 1, "1.0 s: early")
+        details.retried(at: 12, "12.0 s: before")
+        details.stalled(at: 40, position: 38)
+        details.retried(at: 41, "41.0 s: during")
+        details.recovered(after: 2)
+        details.retried(at: 80, "80.0 s: later")
+        #expect(details.stalls.count == 1)
+        #expect(details.stalls[0].retriedFetches == ["12.0 s: before", "41.0 s: during"])
+        #expect(details.networkErrors.count == 4)
+        var figures = SoakSessionFigures(id: "3", status: "playing", rebuffers: 1, failed: false, error: nil, positionSeconds: 90)
+        figures.stalls = details.stalls
+        figures.networkErrors = details.networkErrors
+        let report = SoakReport(settings: settings(), samples: [SoakSample(elapsedSeconds: 90, running: 1, rebuffers: 1, errors: 0, cpuPercent: 1,
+                                                                           rssBytes: 1 << 20, sessions: [figures])])
+        let flag = report.flags.first { $0.hasPrefix("stalls: session 3") } ?? ""
+        #expect(flag.contains("retried fetches around it: 12.0 s: before | 41.0 s: during"), "\(flag)")
+        #expect(!flag.contains("later") && !flag.contains("early"), "\(flag)")
+    }
+
+    /// The distance to the live edge is never negative on the summary line.
+    @Test func theLiveEdgeDistanceIsNamedAsSuch() {
+        var figures = SoakSessionFigures(id: "1", status: "playing", rebuffers: 0, failed: false, error: nil, positionSeconds: 90)
+        figures.edgeDistanceSeconds = 6.5
+        let line = SoakSample(elapsedSeconds: 90, running: 1, rebuffers: 0, errors: 0, cpuPercent: 1, rssBytes: 1 << 20, sessions: [figures]).line
+        #expect(line.hasSuffix("  behind live edge 6.5–6.5 s"), "\(line)")
+    }
+
     @Test func growthIsMeasuredWhileEverySessionRuns() {
         // Flat while running; the drop once sessions end does not count as shrinking.
         let flat = SoakReport(settings: settings(), samples: [sample(110, running: 10, rss: 150), sample(120, running: 10, rss: 192),
