@@ -108,4 +108,27 @@ import Testing
         #expect(range.clientAttributes.map(\.name) == ["X-ID"], "X-ID is not taken for ID")
         #expect(later.segments[2].programDateTime?.secondsSince1970 == Self.newYear + 24)
     }
+
+    /// A window that begins inside an avail whose CUE-OUT has slid out begins with a CUE-OUT-CONT (elapsed
+    /// time and duration), as live origins write; one that begins at the CUE-IN keeps it as it is.
+    @Test func aWindowInsideAnAvailSaysSo() throws {
+        let vod = Self.vod
+            .replacingOccurrences(of: "#EXTINF:2,\ns1.ts", with: "#EXT-X-CUE-OUT:DURATION=4\n#EXTINF:2,\ns1.ts")
+            .replacingOccurrences(of: "#EXT-X-DISCONTINUITY\n#EXTINF:2,\ns3.ts", with: "#EXT-X-DISCONTINUITY\n#EXT-X-CUE-IN\n#EXTINF:2,\ns3.ts")
+        let window = LiveWindow(initialSegments: 2, windowSegments: 3)
+        let withCueOut = window.playlist(from: vod, at: 4)
+        #expect(try Self.parse(withCueOut).segments.map(\.uri) == ["s1.ts", "s2.ts", "s3.ts"])
+        #expect(!withCueOut.contains("CUE-OUT-CONT"))
+        let inside = window.playlist(from: vod, at: 6)
+        #expect(try Self.parse(inside).segments.map(\.uri) == ["s2.ts", "s3.ts", "s4.ts"])
+        let lines = inside.split(separator: "\n")
+        let cont = try #require(lines.firstIndex { $0.hasPrefix("#EXT-X-CUE-OUT-CONT") }, "\(inside)")
+        #expect(lines[cont] == "#EXT-X-CUE-OUT-CONT:ElapsedTime=2.000,Duration=4.000")
+        #expect(lines[(cont + 1)...].first { !$0.hasPrefix("#") } == "s2.ts")
+        let after = window.playlist(from: vod, at: 8)
+        #expect(!after.contains("CUE-OUT-CONT") && after.contains("#EXT-X-CUE-IN"))
+        // A bare CUE-OUT duration reads too.
+        let bare = window.playlist(from: vod.replacingOccurrences(of: "CUE-OUT:DURATION=4", with: "CUE-OUT:4"), at: 6)
+        #expect(bare.contains("#EXT-X-CUE-OUT-CONT:ElapsedTime=2.000,Duration=4.000"))
+    }
 }

@@ -11,7 +11,8 @@ import Foundation
 /// the playlist wraps around for ever, a discontinuity before each new pass and the media sequence
 /// still increasing. Tags that go with a segment (cues, date ranges, program date times) stay with it;
 /// the EXT-X-KEY and EXT-X-MAP in force where the window begins are written before its first segment
-/// when that segment has none of its own (a new pass starts with no key and the MAP of the playlist's top). Each later
+/// when that segment has none of its own (a new pass starts with no key and the MAP of the playlist's top); a window
+/// that begins inside an avail whose EXT-X-CUE-OUT has slid out begins with an EXT-X-CUE-OUT-CONT. Each later
 /// pass moves program date times and date ranges on by the playlist's duration per pass (a date range's ID gets
 /// `-loopN`), so that the dates keep going forward as a live stream's do.
 public struct LiveWindow: Sendable, Equatable {
@@ -139,6 +140,7 @@ public struct LiveWindow: Sendable, Equatable {
                     before.append(key)
                 }
                 if segment.map == nil, let map = segments[..<index].last(where: { $0.map != nil })?.map { before.append(map) }
+                if let continuation = Self.cueOutContinuation(segments, at: index) { before.append(continuation) }
             }
             var lines = segment.lines
             // A later pass numbers the segment anew: an AES-128 key without IV would take the new number as its
@@ -152,6 +154,34 @@ public struct LiveWindow: Sendable, Equatable {
         // Once every segment is out, so are the tags after the last one.
         if !loops, available == count { out += pending.lines + ["#EXT-X-ENDLIST"] }
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The EXT-X-CUE-OUT-CONT a window that begins at segment `index` needs when that segment lies inside an
+    /// avail whose EXT-X-CUE-OUT came earlier (and has slid out), as live origins write on the segments of an
+    /// avail: the seconds since the CUE-OUT, and its duration when it gave one. Nil when the segment carries a cue
+    /// of its own or no avail is open there.
+    static func cueOutContinuation(_ segments: [Segment], at index: Int) -> String? {
+        func isCueOut(_ line: String) -> Bool { line.hasPrefix("#EXT-X-CUE-OUT") && !line.hasPrefix("#EXT-X-CUE-OUT-CONT") }
+        guard index < segments.count,
+              !segments[index].lines.contains(where: { $0.hasPrefix("#EXT-X-CUE-OUT") || $0.hasPrefix("#EXT-X-CUE-IN") }) else { return nil }
+        for start in stride(from: index - 1, through: 0, by: -1) {
+            let lines = segments[start].lines
+            if lines.contains(where: { $0.hasPrefix("#EXT-X-CUE-IN") }) { return nil }
+            guard let cueOut = lines.last(where: isCueOut) else { continue }
+            let elapsed = segments[start..<index].reduce(0) { $0 + $1.duration }
+            var continuation = "#EXT-X-CUE-OUT-CONT:ElapsedTime=" + String(format: "%.3f", elapsed)
+            let value = cueOut.drop { $0 != ":" }.dropFirst()
+            let durationText = value.split(separator: ",").lazy.compactMap { part -> Substring? in
+                let pair = part.split(separator: "=", maxSplits: 1)
+                if pair.count == 2 { return pair[0].uppercased() == "DURATION" ? pair[1] : nil }
+                return part
+            }.first
+            if let duration = durationText.flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }) {
+                continuation += ",Duration=" + String(format: "%.3f", duration)
+            }
+            return continuation
+        }
+        return nil
     }
 
     /// `line` as pass `pass` (> 0) carries it: an EXT-X-PROGRAM-DATE-TIME, or an EXT-X-DATERANGE's START-DATE
