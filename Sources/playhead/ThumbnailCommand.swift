@@ -148,7 +148,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
         if let track = sources.track {
             lines.append("vtt \(track.url): \(track.cues.count) cues")
             for cue in track.cues {
-                let what = cue.problem.map { "(\($0))" } ?? (cue.imageURL + (cue.rect.map { " #xywh=\($0)" } ?? ""))
+                let what = cue.problem.map { problem in "(line \(cue.line.map(String.init) ?? "?"): \(problem))" }
+                    ?? (cue.imageURL + (cue.rect.map { " #xywh=\($0)" } ?? ""))
                 lines.append("  \(seconds(cue.start)) +\(seconds(cue.end - cue.start))  \(what)")
             }
             for issue in track.skipped { lines.append("  (\(issue))") }

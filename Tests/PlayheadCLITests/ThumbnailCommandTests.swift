@@ -61,6 +61,9 @@ import Testing
         #expect(lines.contains("  28.000 +2.000  \(server.url("/thumbs/sprite.jpg")) #xywh=320,270,160,90"))
         let expectedCount = 32  // a header and 15 entries, a header and 15 cues
         #expect(lines.count == expectedCount)
+        // A bad cue is listed with its line.
+        let broken = await CLI.run(CLI.playhead, ["thumbnail", server.url("/thumbs/master.m3u8"), "--list", "--vtt", "../thumbs/broken.vtt"])
+        #expect(broken.stdout.contains("  4.000 +2.000  (line 10: bad #xywh: "), "\(broken.stdout)")
     }
 
     /// A WebVTT sprite written to standard output as PNG (the description then goes to standard error).

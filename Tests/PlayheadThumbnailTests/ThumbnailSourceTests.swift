@@ -159,8 +159,10 @@ import Testing
 
         let broken = server.url("/thumbs/broken.vtt")
         let missing = await failure(master, at: 1, vtt: broken)
-        guard case .load(.network(.status(let url, 404, _)))? = missing else { Issue.record("\(String(describing: missing))"); return }
-        #expect(url == server.url("/thumbs/missing.jpg"))
+        // The image's failure names the track and the cue's line (QA: only the image's URL).
+        guard case .cueImage(broken, 4, server.url("/thumbs/missing.jpg"), let detail)? = missing else { Issue.record("\(String(describing: missing))"); return }
+        #expect(detail.contains("404"), "\(detail)")
+        #expect(missing!.description.hasPrefix(broken + ":4: its image " + server.url("/thumbs/missing.jpg") + ": "), "\(missing!)")
         let outside = await failure(master, at: 3, vtt: broken)
         guard case .rectangleOutside(_, 7, ThumbnailRect(x: 600, y: 0, width: 160, height: 90), _, 640, 360)? = outside else {
             Issue.record("\(String(describing: outside))"); return
@@ -228,7 +230,8 @@ import Testing
             let made = try await Self.make(server.url("/ts/v0/index.m3u8"), at: 1, vtt: "file://" + folder + "/half.vtt")
             Issue.record("a picture from half a JPEG: \(made.md5)")
         } catch {
-            guard case .undecodableImage = error else { Issue.record("\(error)"); return }
+            guard case let .cueImage(url, line, image, _) = error else { Issue.record("\(error)"); return }
+            #expect(url.hasSuffix("/half.vtt") && line == 4 && image.hasSuffix("/half.jpg"), "\(error)")
         }
     }
 

@@ -55,4 +55,20 @@ import Testing
         let track = try ThumbnailTrack(bytes: Array("WEBVTT\n\n00:00.000 --> 00:02.000\nfile:///etc/passwd\n".utf8), url: "http://h/t.vtt")
         #expect(track.cues.first?.problem?.contains("may not read local files") == true)
     }
+
+    /// Lines come from the parser, not from a search for the payload's text (QA: an empty payload named line 2, a
+    /// blank line; a cue of two payload lines had none): a cue's id, a repeated payload, an empty payload, a
+    /// payload of two lines (its first line is the image, the rest is said in `skipped`).
+    @Test func eachCueKnowsItsOwnLine() throws {
+        let text = "WEBVTT\n\nNOTE a.jpg\n\n00:00.000 --> 00:02.000\na.jpg\n\nid-2\n00:02.000 --> 00:04.000\na.jpg\n\n"
+            + "00:04.000 --> 00:06.000\n\n00:06.000 --> 00:08.000\nb.jpg#xywh=0,0,160,90\nsecond-line.jpg\n"
+        let track = try ThumbnailTrack(bytes: Array(text.utf8), url: "http://h/t.vtt")
+        #expect(track.cues.count == 4)
+        #expect(track.cues.map(\.line) == [6, 10, 12, 15], "\(track.cues.map(\.line))")
+        #expect(track.cues[2].problem == "the cue has no payload (an image URL was expected)")
+        #expect(track.cues[3].imageURL == "http://h/b.jpg" && track.cues[3].rect == ThumbnailRect(x: 0, y: 0, width: 160, height: 90))
+        #expect(track.skipped == ["line 15: the cue's payload has 2 lines; the first is its image, the others are left out"])
+        let error = ThumbnailError.cueImage(url: track.url, line: track.cues[0].line, image: track.cues[0].imageURL, detail: "HTTP 404")
+        #expect(error.description == "http://h/t.vtt:6: its image http://h/a.jpg: HTTP 404")
+    }
 }

@@ -19,8 +19,8 @@ public enum ThumbnailError: Error, CustomStringConvertible {
     case badCue(url: String, line: Int?, detail: String)
     /// The cue's rectangle is not inside its image.
     case rectangleOutside(url: String, line: Int?, rect: ThumbnailRect, image: String, width: Int, height: Int)
-    /// An image (a thumbnail track's picture) could not be decoded.
-    case undecodableImage(url: String, MediaError)
+    /// A cue's picture could not be fetched or decoded: the track, the cue's line, the image and why.
+    case cueImage(url: String, line: Int?, image: String, detail: String)
     /// A segment or I-frame byte range gave no picture.
     case undecodableMedia(url: String, byteRange: String?, detail: String)
     /// Converting, scaling or encoding the picture failed.
@@ -47,8 +47,8 @@ public enum ThumbnailError: Error, CustomStringConvertible {
             return "\(url)\(line.map { ":\($0)" } ?? ""): \(detail)"
         case let .rectangleOutside(url, line, rect, image, width, height):
             return "\(url)\(line.map { ":\($0)" } ?? ""): #xywh=\(rect) is not inside \(image) (\(width)x\(height))"
-        case let .undecodableImage(url, error):
-            return "\(url): \(error.description)"
+        case let .cueImage(url, line, image, detail):
+            return "\(url)\(line.map { ":\($0)" } ?? ""): its image \(image): \(detail)"
         case let .undecodableMedia(url, range, detail):
             return "\(url)\(range.map { " bytes \($0)" } ?? ""): \(detail)"
         case let .image(error):

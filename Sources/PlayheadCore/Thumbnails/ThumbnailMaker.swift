@@ -221,9 +221,13 @@ public struct ThumbnailMaker: Sendable {
         guard let cue = track.cue(at: time) else { throw .noCue(time: time, url: track.url, cueCount: track.cues.count, covered: track.covered, skipped: track.skipped) }
         if let problem = cue.problem { throw .badCue(url: track.url, line: cue.line, detail: problem) }
         let response: HTTPResponse
-        do { response = try await client.get(cue.imageURL) } catch { throw .load(.network(error)) }
+        do { response = try await client.get(cue.imageURL) } catch {
+            throw .cueImage(url: track.url, line: cue.line, image: cue.imageURL, detail: PlayheadError.network(error).description)
+        }
         let decoded: (image: RGBImage, pixelFormat: String)
-        do { decoded = try RGBImage.decoding(response.body) } catch { throw .undecodableImage(url: cue.imageURL, error) }
+        do { decoded = try RGBImage.decoding(response.body) } catch {
+            throw .cueImage(url: track.url, line: cue.line, image: cue.imageURL, detail: error.description)
+        }
         var image = decoded.image
         if let rect = cue.rect {
             do { image = try image.cropped(x: rect.x, y: rect.y, width: rect.width, height: rect.height) } catch {

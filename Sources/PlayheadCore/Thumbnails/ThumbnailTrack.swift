@@ -62,7 +62,8 @@ public struct ThumbnailCue: Sendable, Equatable {
     public var imageURL: String
     /// The rectangle of the picture (`#xywh=`), nil for the whole picture.
     public var rect: ThumbnailRect?
-    /// The line of the cue's payload in the file (1-based), when found.
+    /// The line of the cue's payload in the file (1-based: the line after its timings; the timings line itself
+    /// for a cue without payload), when known.
     public var line: Int?
     /// Why the payload is unusable (a malformed fragment); nil when it is fine.
     public var problem: String?
@@ -83,23 +84,25 @@ public struct ThumbnailTrack: Sendable {
     ///   URL keeps its problem (``ThumbnailCue/problem``) and fails only when asked for.
     public init(bytes: [UInt8], url: String) throws(ThumbnailError) {
         self.url = url
-        let document: WebVTTDocument
-        do { document = try WebVTTParser.parse(bytes) } catch { throw .badTrack(url: url, detail: error.description) }
+        let parsed: (document: WebVTTDocument, cueLines: [Int])
+        do { parsed = try WebVTTParser.parseWithCueLines(bytes) } catch { throw .badTrack(url: url, detail: error.description) }
+        let document = parsed.document
         skipped = document.issues.map { "line \($0.line): \($0.message)" }
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        var searchFrom = 0
+        var extraLines: [String] = []
         cues = document.cues.enumerated().map { index, cue in
-            let payload = cue.text.trimmingCharacters(in: .whitespacesAndNewlines)
-            var line: Int?
-            if let found = lines[min(searchFrom, lines.count)...].firstIndex(of: payload) {
-                line = found + 1
-                searchFrom = found + 1
+            // The image reference is the payload's first line; a cue's line is the one its payload starts on.
+            let payloadLines = cue.text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let payload = payloadLines.first ?? ""
+            // An empty payload is named by its timings line.
+            let line = index < parsed.cueLines.count ? parsed.cueLines[index] + (payload.isEmpty ? 0 : 1) : nil
+            if payloadLines.dropFirst().contains(where: { !$0.isEmpty }) {
+                extraLines.append("line \(line.map(String.init) ?? "?"): the cue's payload has \(payloadLines.count) lines; the first is its image, the others are left out")
             }
             var item = ThumbnailCue(index: index, start: cue.startTime, end: cue.endTime, imageURL: "", rect: nil, line: line)
             let (reference, fragment) = Self.split(payload)
             if reference.isEmpty || reference.contains(where: \.isWhitespace) {
-                item.problem = "the cue's payload is not an image URL: \"\(payload)\""
+                item.problem = payload.isEmpty ? "the cue has no payload (an image URL was expected)"
+                    : "the cue's payload is not an image URL: \"\(payload)\""
             } else {
                 do throws(PlayheadError) { item.imageURL = try ResourceURL.resolve(reference, against: url) } catch { item.problem = error.description }
             }
@@ -114,6 +117,7 @@ public struct ThumbnailTrack: Sendable {
             }
             return item
         }
+        skipped += extraLines
     }
 
     /// The reference before `#` and the fragment after it.

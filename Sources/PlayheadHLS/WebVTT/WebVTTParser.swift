@@ -20,6 +20,15 @@ public enum WebVTTParser {
     public static func parse(_ bytes: some Collection<UInt8>) throws(WebVTTError) -> WebVTTDocument {
         try parse(String(decoding: bytes, as: UTF8.self))
     }
+
+    /// Parses the bytes of a WebVTT file as ``parse(_:)-(Collection<UInt8>)`` does, and gives for each cue the 1-based
+    /// line of its timings (`00:01.000 --> 00:02.000`); its payload starts on the next line.
+    /// - Throws: ``WebVTTError`` when the text does not start with the `WEBVTT` signature.
+    public static func parseWithCueLines(_ bytes: some Collection<UInt8>) throws(WebVTTError) -> (document: WebVTTDocument, cueLines: [Int]) {
+        var run = WebVTTParserRun(input: WebVTTParserRun.normalized(String(decoding: bytes, as: UTF8.self).unicodeScalars))
+        let document = try run.parse()
+        return (document, run.cueLines)
+    }
 }
 
 /// One run of the parser over a normalized input (no CR, no NUL, no BOM).
@@ -30,10 +39,13 @@ struct WebVTTParserRun {
     var lineNumber = 1
     var seenCue = false
     var document = WebVTTDocument()
+    /// The line of each cue's timings, in the order of ``WebVTTDocument/cues``.
+    var cueLines: [Int] = []
 
     /// What a block turned out to be.
     enum Block {
-        case cue(WebVTTCue)
+        /// A cue, and the line of its timings.
+        case cue(WebVTTCue, line: Int)
         case region(WebVTTRegion)
         case stylesheet
         case header([String])
@@ -90,7 +102,9 @@ struct WebVTTParserRun {
 
         while position < input.count {
             switch collectBlock(inHeader: false) {
-            case .cue(let cue): document.cues.append(cue)
+            case let .cue(cue, line):
+                document.cues.append(cue)
+                cueLines.append(line)
             case .region(let region): document.regions.append(region)
             case .stylesheet, .header, .ignored: break
             }
@@ -131,6 +145,7 @@ struct WebVTTParserRun {
         var firstBufferLine = lineNumber
         var seenArrow = false
         var cue: WebVTTCue?
+        var cueLine = 0
         var cueFailed = false
         var isStylesheet = false
         var region: WebVTTRegion?
@@ -151,6 +166,7 @@ struct WebVTTParserRun {
                             Array(line), regions: document.regions, into: &newCue)
                         for message in ignored { issue(thisLine, message) }
                         cue = newCue
+                        cueLine = thisLine
                         buffer = []
                         firstBufferLine = lineNumber
                         seenCue = true
@@ -184,7 +200,7 @@ struct WebVTTParserRun {
 
         if var cue {
             cue.text = buffer.joined(separator: "\n")
-            return .cue(cue)
+            return .cue(cue, line: cueLine)
         }
         if isStylesheet { return .stylesheet }
         if var region {
