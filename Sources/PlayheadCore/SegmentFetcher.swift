@@ -20,6 +20,9 @@ public struct FetchedSegment: Sendable {
     /// Why the media did not decrypt with a good key (``bytes`` then holds no media, and the transfer's
     /// damage says so); nil when it did, or was clear.
     public var decryptionFailure: MediaError?
+    /// What is wrong with its init section (EXT-X-MAP), named by URL (a box cut short, no moov); nil when
+    /// it has none or it holds together. The first segment that uses it also says it in its transfer's damage.
+    public var initializationProblem: String?
 
     /// Whether the media part is empty while an init section is in front: the demuxer would open the init
     /// section alone and find nothing to play, where an empty segment without one fails to open.
@@ -32,6 +35,8 @@ public actor SegmentFetcher {
     private let network: any PlayerNetwork
     private var keys: [String: [UInt8]] = [:]
     private var initSections: [String: [UInt8]] = [:]
+    /// Init sections whose problem was said already.
+    private var reportedInitProblems: Set<String> = []
 
     /// Creates a fetcher on `network`.
     public init(network: any PlayerNetwork) {
@@ -45,9 +50,17 @@ public actor SegmentFetcher {
         var elapsed = 0.0
         var fetched = 0
         var initBytes: [UInt8] = []
+        var initializationProblem: String?
+        var firstUseOfProblem = false
         if let map = segment.map {
             initBytes = try await initSection(map, key: map.key, mediaSequence: segment.mediaSequence,
                                               baseURL: baseURL, at: seconds, elapsed: &elapsed, fetched: &fetched)
+            if let problem = ContainerFormat.initializationProblem(initBytes) {
+                let mapURL = (try? ResourceURL.resolve(map.uri, against: baseURL)) ?? map.uri
+                initializationProblem = "the initialization section \(mapURL)"
+                    + (map.byteRange.map { " (BYTERANGE \($0.length)@\($0.offset))" } ?? "") + " is unusable: " + problem
+                firstUseOfProblem = reportedInitProblems.insert(mapURL + (map.byteRange.map { "@\($0.offset)+\($0.length)" } ?? "")).inserted
+            }
         }
         let transfer = try await network.fetch(url, range: segment.byteRange.map(Self.request), at: seconds + elapsed)
         elapsed += transfer.seconds
@@ -56,6 +69,7 @@ public actor SegmentFetcher {
         var decryptionFailure: MediaError?
         var trimmed = transfer
         trimmed.body = []
+        if firstUseOfProblem, let initializationProblem { trimmed.damage.append(initializationProblem) }
         if let key = segment.key {
             switch try await decrypt(bytes, key: key, mediaSequence: segment.mediaSequence, url: url,
                                      baseURL: baseURL, at: seconds, elapsed: &elapsed, fetched: &fetched) {
@@ -79,7 +93,7 @@ public actor SegmentFetcher {
         let whole = decryptionFailure == nil ? initBytes + bytes : []
         return FetchedSegment(url: url, bytes: whole, transfer: trimmed, seconds: elapsed,
                               initializationByteCount: decryptionFailure == nil ? initBytes.count : 0, fetchedByteCount: fetched,
-                              decryptionFailure: decryptionFailure)
+                              decryptionFailure: decryptionFailure, initializationProblem: initializationProblem)
     }
 
     private static func request(_ range: ByteRange) -> ByteRangeRequest {

@@ -22,6 +22,29 @@ public enum ContainerFormat: String, Sendable {
         return nil
     }
 
+    /// What is wrong with an fMP4 initialization section (an EXT-X-MAP's bytes) on its own: a top-level box
+    /// that runs past its end (a BYTERANGE that cuts it short), or no moov box; nil when its boxes fit it
+    /// exactly and one is a moov, or when it is no ISO BMFF (a TS init section).
+    public static func initializationProblem(_ bytes: [UInt8]) -> String? {
+        guard sniff(bytes) == .mp4 else { return nil }
+        var offset = 0
+        var types: [String] = []
+        while offset + 8 <= bytes.count {
+            var size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
+            if size == 1, offset + 16 <= bytes.count { size = bytes[offset + 8..<offset + 16].reduce(0) { ($0 << 8) | Int($1) } }
+            if size == 0 { size = bytes.count - offset }
+            guard size >= 8 else { return "its \(type) box at byte \(offset) has an impossible size of \(size) bytes" }
+            if size > bytes.count - offset {
+                return "its \(type) box at byte \(offset) is \(size) bytes long, but the section ends \(bytes.count - offset) bytes into it (cut short: "
+                    + "an EXT-X-MAP BYTERANGE that does not cover the whole section?)"
+            }
+            types.append(type)
+            offset += size
+        }
+        return types.contains("moov") ? nil : "it has no moov box (its boxes: \(types.joined(separator: ", ")))"
+    }
+
     /// The types of the ISO BMFF boxes at the top level of `bytes`, in order, as far as their sizes
     /// hold together (at most 64).
     public static func topLevelBoxes(_ bytes: [UInt8]) -> [String] {

@@ -186,6 +186,20 @@ struct SplitMix64 {
 @Suite struct MissingInitSectionTests {
     init() { MediaLog.level = .quiet }
 
+    /// An init section on its own: whole, cut short inside its moov box (a BYTERANGE too short), without a moov.
+    @Test func anInitSectionCutShortOrWithoutMoovIsNamed() throws {
+        let folder = Fixtures.streams.appendingPathComponent("fmp4/v0")
+        let initSection = Array(try Data(contentsOf: folder.appendingPathComponent("init.mp4")))
+        #expect(ContainerFormat.initializationProblem(initSection) == nil)
+        let cut = try #require(ContainerFormat.initializationProblem(Array(initSection.prefix(500))))
+        let moovAt = initSection[0..<4].reduce(0) { $0 << 8 | Int($1) }  // after the ftyp box
+        #expect(cut.hasPrefix("its moov box at byte \(moovAt) is ") && cut.contains("the section ends \(500 - moovAt) bytes into it (cut short"), "\(cut)")
+        let ftypOnly = Array(initSection.prefix(moovAt))
+        #expect(ContainerFormat.initializationProblem(ftypOnly) == "it has no moov box (its boxes: ftyp)")
+        let ts = Array(try Data(contentsOf: Fixtures.streams.appendingPathComponent("ts/v0/seg000.ts")).prefix(1880))
+        #expect(ContainerFormat.initializationProblem(ts) == nil, "a TS init section is not judged")
+    }
+
     @Test func theErrorSaysTheInitializationSectionIsMissing() throws {
         let folder = Fixtures.streams.appendingPathComponent("fmp4/v0")
         let media = Array(try Data(contentsOf: folder.appendingPathComponent("seg000.m4s")))

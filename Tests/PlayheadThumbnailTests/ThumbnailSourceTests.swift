@@ -141,6 +141,29 @@ import Testing
     }
 
     /// Each failure names what and where, as a ThumbnailError (never a crash).
+    /// An EXT-X-MAP whose BYTERANGE stops inside the init section: the error names the section and says it is cut
+    /// short (QA: "no video keyframe among its 0 video packets" about the segment).
+    @Test func anInitSectionCutShortIsNamed() async throws {
+        let server = try LoopbackHTTPServer(root: Self.streams)
+        defer { server.stop() }
+        let folder = NSTemporaryDirectory() + "playhead-badmap-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let original = try String(contentsOfFile: Self.streams + "/fmp4/v0/index.m3u8", encoding: .utf8)
+        let playlist = original.replacingOccurrences(of: #"#EXT-X-MAP:URI="init.mp4""#, with: #"#EXT-X-MAP:URI="\#(server.url("/fmp4/v0/init.mp4"))",BYTERANGE="500@0""#)
+            .replacingOccurrences(of: "\nseg", with: "\n" + server.url("/fmp4/v0/seg"))
+        try playlist.write(toFile: folder + "/index.m3u8", atomically: true, encoding: .utf8)
+        do {
+            let made = try await Self.make("file://" + folder + "/index.m3u8", at: 1, source: .segment)
+            Issue.record("a picture with half an init section: \(made.md5)")
+        } catch {
+            guard case let .undecodableMedia(url, _, detail) = error else { Issue.record("\(error)"); return }
+            #expect(url == server.url("/fmp4/v0/seg000.m4s"))
+            #expect(detail.hasPrefix("the initialization section \(server.url("/fmp4/v0/init.mp4")) (BYTERANGE 500@0) is unusable: its moov box"), "\(detail)")
+            #expect(detail.contains("cut short"), "\(detail)")
+        }
+    }
+
     @Test func failuresSayWhatAndWhere() async throws {
         let server = try LoopbackHTTPServer(root: Self.streams)
         defer { server.stop() }

@@ -132,8 +132,15 @@ public struct ThumbnailMaker: Sendable {
         return thumbnail
     }
 
+    /// The segment with its init section in front; an unusable init section (cut short, no moov) is the error,
+    /// not the "no video packets" the demuxer would find.
     private func fetch(_ segment: MediaSegment, base: String) async throws(ThumbnailError) -> FetchedSegment {
-        do { return try await SegmentFetcher(network: LiveNetwork(client: client)).fetch(segment, baseURL: base, at: 0) } catch { throw .load(error) }
+        let fetched: FetchedSegment
+        do { fetched = try await SegmentFetcher(network: LiveNetwork(client: client)).fetch(segment, baseURL: base, at: 0) } catch { throw .load(error) }
+        if let problem = fetched.initializationProblem {
+            throw .undecodableMedia(url: fetched.url, byteRange: Self.rangeText(segment.byteRange), detail: problem)
+        }
+        return fetched
     }
 
     private static func rangeText(_ range: ByteRange?) -> String? { range.map { "\($0.length)@\($0.offset)" } }
