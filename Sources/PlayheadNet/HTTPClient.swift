@@ -47,20 +47,24 @@ public final class HTTPClient: Sendable {
         try await transfer(TransferTicket(url: url, range: range, headers: headers, sink: nil))
     }
 
-    /// Fetches `url` whole and hands its body to `sink` as it arrives instead of keeping it: the response's
-    /// `body` is empty and `timings.bytesReceived` counts what the sink took. No
+    /// Fetches `url` (whole, or `range` of it) and hands its body to `sink` as it arrives instead of keeping
+    /// it: the response's `body` is empty and `timings.bytesReceived` counts what the sink took. No
     /// ``HTTPClientConfiguration/maxBodyBytes`` limit applies (the sink decides where the bytes go).
     ///
     /// - Parameters:
     ///   - url: an `http`, `https` or `file` URL.
-    ///   - headers: extra request headers.
-    ///   - sink: takes the body of a 2xx answer, piece by piece.
+    ///   - range: bytes to fetch (a download's resume asks for `bytes=N-`). A 206's `Content-Range` is
+    ///     checked as for ``get(_:range:headers:)`` before the first byte reaches the sink; a server that
+    ///     ignores `Range` (or an `If-Range` that did not match) answers 200, and then the sink gets the
+    ///     whole body, uncut: ``HTTPBodyStart/offset`` tells which it is.
+    ///   - headers: extra request headers (`If-Range`, …).
+    ///   - sink: takes the body of a 2xx answer, piece by piece, after ``HTTPBodySink/begin(_:)``.
     /// - Returns: the 2xx response, without its body.
     /// - Throws: as ``get(_:range:headers:)``; a sink that refused a piece gives `.transport` with code 23.
     public func get(
-        _ url: String, headers: [String: String] = [:], sink: any HTTPBodySink
+        _ url: String, range: ByteRangeRequest? = nil, headers: [String: String] = [:], sink: any HTTPBodySink
     ) async throws(HTTPError) -> HTTPResponse {
-        try await transfer(TransferTicket(url: url, range: nil, headers: headers, sink: sink))
+        try await transfer(TransferTicket(url: url, range: range, headers: headers, sink: sink))
     }
 
     private func transfer(_ ticket: TransferTicket) async throws(HTTPError) -> HTTPResponse {

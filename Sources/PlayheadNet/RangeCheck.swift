@@ -50,15 +50,39 @@ enum RangeCheck {
     private static func check(
         _ range: ContentRange, header: String, body: [UInt8], against requested: ByteRangeRequest
     ) -> Result<Outcome, RangeMismatch> {
+        if let mismatch = boundsMismatch(range, header: header, against: requested) { return .failure(mismatch) }
+        if let mismatch = countMismatch(body.count, range, header: header) { return .failure(mismatch) }
+        return .success(Outcome(body: body, rangeIgnoredByServer: false, resourceLength: range.completeLength))
+    }
+
+    /// For a body streamed to a sink, checked before its first byte: the 206's `Content-Range` (which must
+    /// match `requested` as in ``apply(requested:status:contentRange:body:stoppedEarly:contentLength:)``),
+    /// or nil for any other status (a 200 is the whole resource).
+    static func start(requested: ByteRangeRequest?, status: Int, contentRange: String?) -> Result<ContentRange?, RangeMismatch> {
+        guard status == 206 else { return .success(nil) }
+        guard let requested else { return .failure(RangeMismatch("206 Partial Content without a range request")) }
+        guard let header = contentRange, let range = parse(header) else {
+            return .failure(RangeMismatch("206 with missing or malformed Content-Range '\(contentRange ?? "")'"))
+        }
+        if let mismatch = boundsMismatch(range, header: header, against: requested) { return .failure(mismatch) }
+        return .success(range)
+    }
+
+    /// Why `range` is not the one `requested` (it must start at the offset and end at the last byte asked
+    /// for, or at the resource's end); nil when it is.
+    private static func boundsMismatch(_ range: ContentRange, header: String, against requested: ByteRangeRequest) -> RangeMismatch? {
         var expectedLast = requested.lastByte ?? range.last
         if let complete = range.completeLength { expectedLast = min(expectedLast, complete - 1) }
         guard range.first == requested.offset, range.last == expectedLast else {
-            return .failure(RangeMismatch("asked for \(requested), got Content-Range '\(header)'"))
+            return RangeMismatch("asked for \(requested), got Content-Range '\(header)'")
         }
-        guard body.count == range.last - range.first + 1 else {
-            return .failure(RangeMismatch("Content-Range '\(header)' announces \(range.last - range.first + 1) bytes, body has \(body.count)"))
-        }
-        return .success(Outcome(body: body, rangeIgnoredByServer: false, resourceLength: range.completeLength))
+        return nil
+    }
+
+    /// Why a body of `count` bytes does not fill `range`; nil when it does.
+    static func countMismatch(_ count: Int, _ range: ContentRange, header: String) -> RangeMismatch? {
+        count == range.last - range.first + 1 ? nil
+            : RangeMismatch("Content-Range '\(header)' announces \(range.last - range.first + 1) bytes, body has \(count)")
     }
 
     /// Parses `bytes first-last/complete` or `bytes first-last/*`; `nil` when malformed.

@@ -22,6 +22,12 @@ final class TransferBox {
     private(set) var receivedBytes = 0
     /// Whether this answer's body goes to the ticket's sink (decided at the first body byte: a 2xx answer).
     private var sinking = false
+    /// Whether the sink was told where the body begins (``HTTPBodySink/begin(_:)``).
+    private var sinkBegan = false
+    /// The checked `Content-Range` of a 206 going to the sink.
+    private var sinkRange: (range: RangeCheck.ContentRange, header: String)?
+    /// Why a 206 going to the sink did not match its range (the transfer was stopped).
+    private var sinkMismatch: RangeMismatch?
     /// Where to stop reading when the server ignores a bounded range (decided at the first body byte).
     private var cutoff: Int??
     /// Whether the transfer was stopped at ``cutoff`` on purpose.
@@ -105,9 +111,10 @@ final class TransferBox {
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if cutoff == nil {
             let status = longInfo(CURLINFO_RESPONSE_CODE)
-            let ignoresRange = !isFileURL && ticket.range?.length != nil && status == 200
+            let ignoresRange = ticket.sink == nil && !isFileURL && ticket.range?.length != nil && status == 200
             cutoff = .some(ignoresRange ? ticket.range.flatMap { $0.lastByte.map { $0 + 1 } } : nil)
             sinking = ticket.sink != nil && (isFileURL || (200...299).contains(status))
+            if sinking, !beginSink(status: status) { return false }
         }
         lastByteAt = .now
         receivedBytes += bytes.count
@@ -123,6 +130,30 @@ final class TransferBox {
     }
 
     private var isFileURL: Bool { ticket.url.lowercased().hasPrefix("file:") }
+
+    /// Tells the sink where the body begins, once: a 206's `Content-Range` is checked against the range
+    /// asked for first (a mismatch stops the transfer); libcurl cuts a file:// range itself.
+    private func beginSink(status: Int) -> Bool {
+        guard !sinkBegan, let sink = ticket.sink else { return true }
+        sinkBegan = true
+        var offset = 0
+        if isFileURL {
+            offset = ticket.range?.offset ?? 0
+        } else {
+            let header = header("Content-Range")
+            switch RangeCheck.start(requested: ticket.range, status: status, contentRange: header) {
+            case .failure(let mismatch):
+                sinkMismatch = mismatch
+                return false
+            case .success(let range?):
+                sinkRange = (range, header ?? "")
+                offset = range.first
+            case .success(nil):
+                break
+            }
+        }
+        return sink.begin(HTTPBodyStart(status: isFileURL ? 200 : status, headers: headers, offset: offset))
+    }
 
     private func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
         let line = String(decoding: bytes, as: UTF8.self).trimmingSpaces
@@ -146,6 +177,8 @@ final class TransferBox {
         switch code {
         case CURLE_OK: break
         case CURLE_WRITE_ERROR where stoppedAtCutoff: break
+        case CURLE_WRITE_ERROR where sinkMismatch != nil:
+            return .failure(.transport(url: url, curlCode: Int(CURLE_RANGE_ERROR.rawValue), message: sinkMismatch?.reason ?? ""))
         case CURLE_WRITE_ERROR where stoppedAtLimit:
             return .failure(.tooLarge(url: url, limit: maxBodyBytes ?? 0))
         case CURLE_OPERATION_TIMEDOUT:
@@ -167,10 +200,19 @@ final class TransferBox {
         }
         let timings = collectTimings()
         if ticket.sink != nil {
-            // The body went to the sink, whole (no range is asked for with one).
+            // The body went to the sink (an empty one is announced now), a 206's range checked at its start.
+            if !beginSink(status: status) {
+                return .failure(sinkMismatch.map { .transport(url: url, curlCode: Int(CURLE_RANGE_ERROR.rawValue), message: $0.reason) }
+                    ?? .transport(url: url, curlCode: Int(CURLE_WRITE_ERROR.rawValue), message: "the body's sink refused it"))
+            }
+            if let (range, header) = sinkRange, let mismatch = RangeCheck.countMismatch(receivedBytes, range, header: header) {
+                return .failure(.transport(url: url, curlCode: Int(CURLE_RANGE_ERROR.rawValue), message: mismatch.reason))
+            }
+            let partial = sinkRange != nil || (isFile && ticket.range != nil)
             return .success(HTTPResponse(
                 url: url, effectiveURL: effectiveURL, status: status, headers: headers, body: [], timings: timings,
-                requestedRange: nil, rangeIgnoredByServer: false, resourceLength: receivedBytes))
+                requestedRange: ticket.range, rangeIgnoredByServer: ticket.range != nil && !partial,
+                resourceLength: partial ? sinkRange?.range.completeLength : receivedBytes))
         }
         // libcurl cuts file:// ranges itself (and fails with CURLE_BAD_DOWNLOAD_RESUME past the end); its
         // pseudo header Content-Length gives the whole file's size.
