@@ -17,7 +17,8 @@ struct DownloadCommand: AsyncParsableCommand {
             (all, none, or named), and writes DIR/master.m3u8 naming only those, each media playlist rewritten to name \
             its local segments, init sections and keys; DIR/download.json lists every file with its source URL, size, \
             SHA-256 and status. Running the same command again resumes: it fetches only what is missing (nothing over a \
-            complete folder). Live playlists are refused. --verify DIR re-hashes the files and marks damaged ones for \
+            complete folder); a file whose transfer was cut continues from the bytes kept (Range with If-Range), or \
+            restarts when the server does not resume (said on standard error). Live playlists are refused. --verify DIR re-hashes the files and marks damaged ones for \
             the next run to fetch again. Exit status: 0 complete (or verified), 1 the stream failed (a playlist, a file \
             that kept failing, live, no such rendition; files fetched stay for the resume) or --verify found damage, \
             2 usage or folder error, 128 + N stopped by signal N (resumable).
@@ -95,9 +96,16 @@ struct DownloadCommand: AsyncParsableCommand {
         let client = HTTPClient(configuration: HTTPClientConfiguration(totalTimeout: nil, maxConnectionsPerHost: max(6, concurrency)))
         defer { client.shutdown() }
         let line = DownloadProgressLine(enabled: !quiet && isatty(2) == 1)
+        let quiet = quiet
+        let notices: @Sendable (String) -> Void = { text in
+            guard !quiet else { return }
+            line.clear()
+            printError(text)
+        }
         let work = Task { () async -> Result<DownloadOutcome, DownloadError> in
             do throws(DownloadError) {
-                return .success(try await OfflineDownload(client: client, settings: settings).run(request, folder: folder) { line.show($0) })
+                return .success(try await OfflineDownload(client: client, settings: settings, notices: notices)
+                    .run(request, folder: folder) { line.show($0) })
             } catch {
                 return .failure(error)
             }

@@ -42,8 +42,9 @@ public enum DownloadVerifier {
         for index in manifest.files.indices {
             let file = manifest.files[index]
             guard file.status == .complete else {
-                problems.append(Problem(path: file.path, detail: file.status == .damaged ? "damaged (found by an earlier --verify)"
-                                                                                        : "not downloaded yet (from \(file.source))"))
+                let kept = ResumeRecord.read(for: folder + "/" + file.path).map { ", \($0.size) bytes kept for a resume" } ?? ""
+                problems.append(Problem(path: file.path, detail: file.status == .damaged ? "damaged (found by an earlier --verify)\(kept)"
+                                                                                        : "not downloaded yet (from \(file.source)\(kept))"))
                 continue
             }
             var detail: String?

@@ -54,17 +54,23 @@ public struct DownloadOutcome: Sendable {
 /// resumes an interrupted download. Files are written atomically; `download.json` lists every file with
 /// its source, size, SHA-256 and status, and is rewritten at least once a second while files complete
 /// (a file found on disk whose completion the manifest missed is taken as complete: only whole files
-/// are ever renamed into place).
+/// are ever renamed into place). A file whose transfer stopped keeps its partial part with a
+/// ``ResumeRecord``, and the next attempt (a retry, or the next run) asks for the rest with
+/// `Range: bytes=N-` and `If-Range`.
 public struct OfflineDownload: Sendable {
     /// The client every fetch goes through.
     public let client: HTTPClient
     /// Concurrency and retries.
     public let settings: DownloadSettings
+    /// Told, in a sentence naming the file, when a file resumes from the bytes an earlier attempt kept or
+    /// restarts from its first byte because the server did not resume; called from any task.
+    public let notices: @Sendable (String) -> Void
 
     /// Creates a download on `client`.
-    public init(client: HTTPClient, settings: DownloadSettings = .init()) {
+    public init(client: HTTPClient, settings: DownloadSettings = .init(), notices: @escaping @Sendable (String) -> Void = { _ in }) {
         self.client = client
         self.settings = settings
+        self.notices = notices
     }
 
     /// Downloads `request` into `folder`, or resumes there: a folder whose manifest records the same
@@ -179,21 +185,39 @@ public struct OfflineDownload: Sendable {
     }
 
     /// Fetches one file with retries, checks it, writes it atomically; its size and SHA-256. The body
-    /// goes to disk as it arrives (a key, 16 bytes, is checked in memory first).
+    /// goes to disk as it arrives (a key, 16 bytes, is checked in memory first). A partial part kept by an
+    /// earlier attempt is resumed (see ``ResumeRecord``); a server that refuses the range (416, or a
+    /// `Content-Range` that does not start at the kept size) gets one more request for the whole file,
+    /// not counted as an attempt.
     private func fetch(_ file: DownloadFile, folder: String) async -> Result<(size: Int, sha256: String), DownloadError> {
         var attempt = 0
         var delay = settings.retryDelay
         let path = folder + "/" + file.path
+        var mayResume = true
         while true {
             attempt += 1
             let sink: FileSink?
-            do { sink = file.kind == .key ? nil : try FileSink(path: path) } catch { return .failure(error) }
+            do {
+                sink = file.kind == .key ? nil : try FileSink(path: path, resume: mayResume ? ResumeRecord.read(for: path) : nil)
+            } catch { return .failure(error) }
+            let range = sink?.resumeOffset.map { ByteRangeRequest(offset: $0) }
+            let headers = sink?.ifRange.map { ["If-Range": $0] } ?? [:]
             let body: [UInt8]
             do {
-                body = if let sink { try await client.get(file.source, sink: sink).body } else { try await client.get(file.source).body }
+                body = if let sink { try await client.get(file.source, range: range, headers: headers, sink: sink).body }
+                       else { try await client.get(file.source).body }
+                tell(sink, file)
             } catch {
-                sink?.discard()
-                if let failure = sink?.writeFailure { return .failure(failure) }
+                tell(sink, file)
+                if let failure = sink?.writeFailure { sink?.discard(); return .failure(failure) }
+                if let range, sink?.resumeOutcome == nil, Self.refusesRange(error) {
+                    sink?.discard()
+                    notices("\(file.path): restarted from byte 0: the server did not resume at byte \(range.offset) (\(error.description))")
+                    mayResume = false
+                    attempt -= 1
+                    continue
+                }
+                sink?.keep()
                 if case .cancelled = error { return .failure(.cancelled) }
                 guard error.isRetryable, attempt <= settings.retries, !Task.isCancelled else {
                     return .failure(.transfer(url: file.source, attempts: attempt, error))
@@ -218,14 +242,41 @@ public struct OfflineDownload: Sendable {
         }
     }
 
+    /// Says what became of a resume, if one was asked for and an answer began.
+    private func tell(_ sink: FileSink?, _ file: DownloadFile) {
+        switch sink?.resumeOutcome {
+        case let .resumed(at)?: notices("\(file.path): resumed at byte \(at)")
+        case let .restarted(kept)?:
+            notices("\(file.path): restarted from byte 0: the server sent the whole file instead of the rest from byte \(kept)")
+        case nil: break
+        }
+    }
+
+    /// Whether `error` is a server's refusal of a resume's range: 416, or a 206 for another range.
+    private static func refusesRange(_ error: HTTPError) -> Bool {
+        switch error {
+        case .status(_, 416, _): true
+        case .transport(_, 33, _): true  // CURLE_RANGE_ERROR: the Content-Range did not match
+        default: false
+        }
+    }
+
     /// Checks a resumed folder against its manifest: a complete file that is gone or has another size
     /// becomes pending; a pending file that is on disk (renamed into place after the manifest was last
-    /// written) is hashed and taken as complete. Temporary files an interruption left are removed.
+    /// written) is hashed and taken as complete. Temporary files an interruption left are removed, but for
+    /// the partial part of a file still to fetch that its ``ResumeRecord`` vouches for.
     static func reconcile(_ manifest: inout DownloadManifest, folder: String) {
         for index in manifest.files.indices {
             let file = manifest.files[index]
             let path = folder + "/" + file.path
-            unlink(path + AtomicFile.temporarySuffix)
+            defer {
+                let status = manifest.files[index].status
+                if status == .complete || file.kind == .playlist || ResumeRecord.read(for: path) == nil {
+                    ResumeRecord.discardPartial(for: path)
+                } else {
+                    unlink(path + ResumeRecord.suffix + AtomicFile.temporarySuffix)
+                }
+            }
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
             switch file.status {
             case .complete:

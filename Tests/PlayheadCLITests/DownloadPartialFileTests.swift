@@ -1,0 +1,175 @@
+import Foundation
+import PlayheadMedia
+import PlayheadOrigin
+import PlayheadTestFixtures
+import Testing
+
+/// `playhead download` keeps the partial part of a file whose transfer was cut, with a record of its size
+/// and the server's validator, and the next run asks for the rest (`Range: bytes=N-`, `If-Range`); a server
+/// that does not resume, or a file that changed, gets the whole file again; a partial part without its
+/// record is not trusted. The file is the byte-range presentation's single 3.4 MB resource.
+@Suite struct DownloadPartialFileTests {
+    static let resource = "/byterange/media.ts"
+    static let cut = 1_000_000
+
+    /// A server on a copy of the byte-range stream (a test may change its file), and its original bytes.
+    static func server() throws -> (LoopbackHTTPServer, root: String, original: [UInt8]) {
+        let root = Download.folder()
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.streams + "/byterange", toPath: root + "/byterange")
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: root + resource)))
+        return (try LoopbackHTTPServer(root: root), root, original)
+    }
+
+    /// `playhead download` without --quiet (the resume notices are wanted).
+    static func run(_ server: LoopbackHTTPServer, _ folder: String, _ extra: [String] = []) async -> ChildProcess.Outcome {
+        await CLI.run(CLI.playhead, ["download", server.url("/byterange/index.m3u8"), "--out", folder] + extra)
+    }
+
+    /// The resource's path inside the download folder.
+    static func localPath(_ folder: String) throws -> String {
+        let entry = try #require(try Download.manifestFiles(folder).first { ($0["source"] as? String)?.hasSuffix(resource) == true })
+        return folder + "/" + (entry["path"] as? String ?? "")
+    }
+
+    /// A first run whose transfer of the resource is cut after ``cut`` bytes, without retries: it fails
+    /// and keeps those bytes, with a record, the file pending.
+    static func cutRun(_ server: LoopbackHTTPServer, _ folder: String) async throws -> String {
+        server.setFault(.truncate(afterBytes: cut), forPath: resource, times: 1)
+        let failed = await Download.run([server.url("/byterange/index.m3u8"), "--out", folder, "--retries", "0"])
+        #expect(failed.status == 1, "\(failed.stderr)")
+        let path = try localPath(folder)
+        let partSize = (try? FileManager.default.attributesOfItem(atPath: path + ".playhead-part"))?[.size] as? Int
+        #expect(partSize == cut, "the partial part is kept")
+        #expect(FileManager.default.fileExists(atPath: path + ".playhead-resume"), "with its record")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let entry = try Download.manifestFiles(folder).first { ($0["source"] as? String)?.hasSuffix(resource) == true }
+        #expect(entry?["status"] as? String == "pending")
+        let verify = await Download.run(["--verify", folder])
+        #expect(verify.status == 1 && verify.stdout.contains("\(cut) bytes kept for a resume"), "\(verify.stdout)")
+        server.clearRequestLog()
+        return path
+    }
+
+    /// The finished file holds `expected` and the manifest records its SHA-256; --verify passes.
+    static func expectComplete(_ folder: String, _ expected: [UInt8]) async throws {
+        let path = try localPath(folder)
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == expected)
+        let entry = try Download.manifestFiles(folder).first { ($0["source"] as? String)?.hasSuffix(resource) == true }
+        #expect(entry?["sha256"] as? String == SHA256.hex(of: expected))
+        #expect(entry?["size"] as? Int == expected.count)
+        #expect(!FileManager.default.fileExists(atPath: path + ".playhead-part"))
+        #expect(!FileManager.default.fileExists(atPath: path + ".playhead-resume"))
+        #expect(await Download.run(["--verify", folder]).status == 0)
+    }
+
+    /// (a) A transfer cut mid-file: the next run asks for the rest only, from the kept size, and the file is
+    /// whole and right.
+    @Test func aCutTransferResumesWithARangeRequest() async throws {
+        let (server, root, original) = try Self.server()
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: root) }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try await Self.cutRun(server, folder)
+        let resumed = await Self.run(server, folder)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("resumed at byte \(Self.cut)"), "\(resumed.stderr)")
+        let asked = server.requestLog.filter { $0.path == Self.resource }
+        #expect(asked.map(\.rangeHeader) == ["bytes=\(Self.cut)-"])
+        #expect(asked.map(\.status) == [206])
+        #expect(resumed.stdout.contains("fetched: 1 files, \(original.count) bytes"), "\(resumed.stdout)")
+        try await Self.expectComplete(folder, original)
+    }
+
+    /// (a) The same after SIGINT while the transfer stalls: the bytes that came are kept and resumed.
+    @Test func anInterruptedTransferResumes() async throws {
+        let (server, root, original) = try Self.server()
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: root) }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        server.setFault(.stallAfter(bytes: Self.cut), forPath: Self.resource, times: 1)
+        let process = TestProcess()
+        process.executableURL = URL(fileURLWithPath: CLI.playhead)
+        process.arguments = ["download", server.url("/byterange/index.m3u8"), "--out", folder, "--quiet"]
+        try process.run()
+        // The signal once the stalled transfer's bytes are on disk (watched from a thread of its own).
+        let status = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let deadline = Date().addingTimeInterval(60)
+                while Date() < deadline, process.isRunning {
+                    let parts = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".playhead-part") }
+                    let sizes = parts.compactMap { (try? FileManager.default.attributesOfItem(atPath: folder + "/" + $0))?[.size] as? Int }
+                    if sizes.contains(Self.cut) { break }
+                    usleep(10_000)
+                }
+                kill(process.processIdentifier, SIGINT)
+                continuation.resume(returning: process.terminationStatus)
+            }
+        }
+        #expect(status == 130)
+        let path = try Self.localPath(folder)
+        #expect(FileManager.default.fileExists(atPath: path + ".playhead-resume"))
+        server.clearRequestLog()
+        let resumed = await Self.run(server, folder)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("resumed at byte \(Self.cut)"), "\(resumed.stderr)")
+        #expect(server.requestLog.filter { $0.path == Self.resource }.map(\.rangeHeader) == ["bytes=\(Self.cut)-"])
+        try await Self.expectComplete(folder, original)
+    }
+
+    /// (b) A server that ignores Range answers 200: the file restarts from its first byte, said so, and is right.
+    @Test func aServerIgnoringRangeRestartsTheFile() async throws {
+        let (server, root, original) = try Self.server()
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: root) }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try await Self.cutRun(server, folder)
+        server.setFault(.ignoreRange, forPath: Self.resource)
+        let again = await Self.run(server, folder)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("restarted from byte 0: the server sent the whole file instead of the rest from byte \(Self.cut)"), "\(again.stderr)")
+        let asked = server.requestLog.filter { $0.path == Self.resource }
+        #expect(asked.map(\.rangeHeader) == ["bytes=\(Self.cut)-"])
+        #expect(asked.map(\.status) == [200])
+        try await Self.expectComplete(folder, original)
+    }
+
+    /// (c) The file changed on the server between the runs: If-Range names the old version, the server
+    /// answers 200 with the new file, which is kept whole with its own hash.
+    @Test func aChangedFileIsFetchedWholeThroughIfRange() async throws {
+        let (server, root, original) = try Self.server()
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: root) }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try await Self.cutRun(server, folder)
+        var changed = original
+        for index in stride(from: 10, to: changed.count, by: 4096) { changed[index] ^= 0x5A }
+        try Data(changed).write(to: URL(fileURLWithPath: root + Self.resource), options: .atomic)  // a new inode: a new ETag
+        let again = await Self.run(server, folder)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("restarted from byte 0"), "\(again.stderr)")
+        let asked = server.requestLog.filter { $0.path == Self.resource }
+        #expect(asked.map(\.rangeHeader) == ["bytes=\(Self.cut)-"])
+        #expect(asked.map(\.status) == [200])
+        try await Self.expectComplete(folder, changed)
+    }
+
+    /// (d) A partial part without its record (a process killed before writing it) is not trusted: it is
+    /// deleted and the file fetched whole, even though the part's bytes were damaged.
+    @Test func aPartialPartWithoutItsRecordIsNotTrusted() async throws {
+        let (server, root, original) = try Self.server()
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: root) }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try await Self.cutRun(server, folder)
+        try FileManager.default.removeItem(atPath: path + ".playhead-resume")
+        try Data(repeating: 0xEE, count: Self.cut).write(to: URL(fileURLWithPath: path + ".playhead-part"))
+        let again = await Self.run(server, folder)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(!again.stderr.contains("resumed"), "\(again.stderr)")
+        let asked = server.requestLog.filter { $0.path == Self.resource }
+        #expect(asked.map(\.rangeHeader) == [nil])
+        #expect(asked.map(\.status) == [200])
+        try await Self.expectComplete(folder, original)
+    }
+}
