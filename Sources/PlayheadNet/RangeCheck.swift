@@ -71,7 +71,8 @@ enum RangeCheck {
     /// Why `range` is not the one `requested` (it must start at the offset and end at the last byte asked
     /// for, or at the resource's end); nil when it is.
     private static func boundsMismatch(_ range: ContentRange, header: String, against requested: ByteRangeRequest) -> RangeMismatch? {
-        var expectedLast = requested.lastByte ?? range.last
+        // An open range runs to the resource's end (when the answer tells it).
+        var expectedLast = requested.lastByte ?? range.completeLength.map { $0 - 1 } ?? range.last
         if let complete = range.completeLength { expectedLast = min(expectedLast, complete - 1) }
         guard range.first == requested.offset, range.last == expectedLast else {
             return RangeMismatch("asked for \(requested), got Content-Range '\(header)'")

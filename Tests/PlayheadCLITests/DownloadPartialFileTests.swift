@@ -154,6 +154,31 @@ import Testing
         try await Self.expectComplete(folder, changed)
     }
 
+    /// A range the server cannot satisfy (416: the record claims more bytes than the file has) gets one more
+    /// request, for the whole file, said so.
+    @Test func anUnsatisfiableRangeFetchesTheWholeFile() async throws {
+        let (server, root, original) = try Self.server()
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: root) }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try await Self.cutRun(server, folder)
+        let recordURL = URL(fileURLWithPath: path + ".playhead-resume")
+        var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: recordURL)) as? [String: Any])
+        record["size"] = original.count + 10
+        try JSONSerialization.data(withJSONObject: record).write(to: recordURL)
+        let part = try FileHandle(forWritingTo: URL(fileURLWithPath: path + ".playhead-part"))
+        try part.seekToEnd()
+        try part.write(contentsOf: Data(repeating: 0, count: original.count + 10 - Self.cut))
+        try part.close()
+        let again = await Self.run(server, folder)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("restarted from byte 0: the server did not resume at byte \(original.count + 10) (HTTP 416"), "\(again.stderr)")
+        let asked = server.requestLog.filter { $0.path == Self.resource }
+        #expect(asked.map(\.rangeHeader) == ["bytes=\(original.count + 10)-", nil])
+        #expect(asked.map(\.status) == [416, 200])
+        try await Self.expectComplete(folder, original)
+    }
+
     /// (d) A partial part without its record (a process killed before writing it) is not trusted: it is
     /// deleted and the file fetched whole, even though the part's bytes were damaged.
     @Test func aPartialPartWithoutItsRecordIsNotTrusted() async throws {

@@ -9,7 +9,17 @@ private final class CollectingSink: HTTPBodySink, @unchecked Sendable {
     private var pieces = 0
     private let refuseAfter: Int?
 
+    private var starts: [HTTPBodyStart] = []
+
     init(refuseAfter: Int? = nil) { self.refuseAfter = refuseAfter }
+
+    func begin(_ start: HTTPBodyStart) -> Bool {
+        lock.withLock { starts.append(start) }
+        return true
+    }
+
+    /// Where each answer's body began, as the client told.
+    var begun: [HTTPBodyStart] { lock.withLock { starts } }
 
     func receive(_ piece: UnsafeRawBufferPointer) -> Bool {
         lock.withLock {
@@ -69,6 +79,50 @@ private final class CollectingSink: HTTPBodySink, @unchecked Sendable {
             guard case .transport(url, 23, _) = error else { Issue.record("got \(error)"); return }
         }
         #expect(sink.collected.bytes.count < 400_000)
+    }
+}
+
+/// `get(_:range:headers:sink:)`: a range streamed to a sink (a download's resume).
+@Suite struct HTTPBodySinkRangeTests {
+    /// A 206 is checked and told to begin at the offset; the sink gets the rest of the resource.
+    @Test func aRangeBeginsAtItsOffset() async throws {
+        let fixture = try Fixture()
+        let bytes = patternBytes(400_000)
+        let url = try fixture.write("seg.ts", bytes)
+        let sink = CollectingSink()
+        let response = try await fixture.client.get(url, range: ByteRangeRequest(offset: 123_456), sink: sink)
+        #expect(response.status == 206 && !response.rangeIgnoredByServer && response.resourceLength == bytes.count)
+        #expect(sink.begun.map(\.offset) == [123_456])
+        #expect(sink.begun.first?.header("Content-Range") == "bytes 123456-399999/400000")
+        #expect(sink.begun.first?.header("ETag") != nil)
+        #expect(sink.collected.bytes == Array(bytes[123_456...]))
+    }
+
+    /// A server that ignores Range: the sink is told the body begins at 0 and gets it whole, uncut.
+    @Test func aServerIgnoringTheRangeGivesTheWholeBodyFromZero() async throws {
+        let fixture = try Fixture()
+        let bytes = patternBytes(400_000)
+        let url = try fixture.write("seg.ts", bytes)
+        fixture.server.setFault(.ignoreRange, forPath: "/seg.ts")
+        let sink = CollectingSink()
+        let response = try await fixture.client.get(url, range: ByteRangeRequest(offset: 123_456), sink: sink)
+        #expect(response.status == 200 && response.rangeIgnoredByServer && response.resourceLength == bytes.count)
+        #expect(sink.begun.map(\.offset) == [0])
+        #expect(sink.collected.bytes == bytes)
+    }
+
+    /// A range past the end is a 416 error; nothing reaches the sink.
+    @Test func aRangePastTheEndIsAnError() async throws {
+        let fixture = try Fixture()
+        let url = try fixture.write("seg.ts", patternBytes(1000))
+        let sink = CollectingSink()
+        do {
+            _ = try await fixture.client.get(url, range: ByteRangeRequest(offset: 1000), sink: sink)
+            Issue.record("a range past the end succeeded")
+        } catch {
+            guard case .status(url, 416, _) = error else { Issue.record("got \(error)"); return }
+        }
+        #expect(sink.begun.isEmpty && sink.collected.bytes.isEmpty)
     }
 }
 

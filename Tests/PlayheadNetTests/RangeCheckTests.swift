@@ -18,6 +18,19 @@ import Testing
         #expect(outcome == .init(body: body, rangeIgnoredByServer: false, resourceLength: 1000))
     }
 
+    /// A streamed body's start: a 206 for the open range asked for gives its Content-Range; one starting
+    /// elsewhere, or malformed, is a mismatch; a 200 is the whole resource.
+    @Test func checksAStreamedBodysStart() throws {
+        let asked = ByteRangeRequest(offset: 500)
+        #expect(try RangeCheck.start(requested: asked, status: 206, contentRange: "bytes 500-999/1000").get()
+            == .init(first: 500, last: 999, completeLength: 1000))
+        #expect(try RangeCheck.start(requested: asked, status: 200, contentRange: nil).get() == nil)
+        #expect(throws: RangeMismatch.self) { try RangeCheck.start(requested: asked, status: 206, contentRange: "bytes 0-999/1000").get() }
+        #expect(throws: RangeMismatch.self) { try RangeCheck.start(requested: asked, status: 206, contentRange: "bytes 500-998/1000").get() }
+        #expect(throws: RangeMismatch.self) { try RangeCheck.start(requested: asked, status: 206, contentRange: nil).get() }
+        #expect(throws: RangeMismatch.self) { try RangeCheck.start(requested: nil, status: 206, contentRange: "bytes 0-9/10").get() }
+    }
+
     @Test func rejectsMismatched206() {
         let asked = ByteRangeRequest(offset: 0, length: 100)
         #expect(throws: RangeMismatch.self) {
