@@ -81,6 +81,22 @@ import Testing
         try await Self.expectComplete(folder, original)
     }
 
+    /// A retry in the same run resumes too: the second attempt asks for the rest only.
+    @Test func aRetryResumesTheCutTransfer() async throws {
+        let (server, root, original) = try Self.server()
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: root) }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        server.setFault(.truncate(afterBytes: Self.cut), forPath: Self.resource, times: 1)
+        let out = await Self.run(server, folder, ["--retry-delay", "0"])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stderr.contains("resumed at byte \(Self.cut)"), "\(out.stderr)")
+        let asked = server.requestLog.filter { $0.path == Self.resource }
+        #expect(asked.map(\.rangeHeader) == [nil, "bytes=\(Self.cut)-"])
+        #expect(asked.map(\.status) == [200, 206])
+        try await Self.expectComplete(folder, original)
+    }
+
     /// (a) The same after SIGINT while the transfer stalls: the bytes that came are kept and resumed.
     @Test func anInterruptedTransferResumes() async throws {
         let (server, root, original) = try Self.server()
