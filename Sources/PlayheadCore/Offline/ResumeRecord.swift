@@ -21,7 +21,8 @@ struct ResumeRecord: Codable, Equatable {
     var etag: String?
     /// The resource's `Last-Modified` when the bytes came.
     var lastModified: String?
-    /// The whole resource's size, when the answer told it.
+    /// The whole resource's size, when the answer told it (kept for diagnosis, not checked: `If-Range` is
+    /// what guards a resume against a changed file).
     var length: Int?
 
     /// The `If-Range` value: a strong ETag, else Last-Modified (RFC 9110 §13.1.5: a weak tag never
