@@ -170,6 +170,31 @@ import Testing
         try await Self.expectComplete(folder, changed)
     }
 
+    /// Without a validator to send as If-Range (a server that gave neither ETag nor Last-Modified), a file whose
+    /// size changed is still not spliced: the 206's total differs from the one recorded, and the file restarts.
+    @Test func aFileOfAnotherSizeIsNotSplicedWithoutAValidator() async throws {
+        let (server, root, original) = try Self.server()
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: root) }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try await Self.cutRun(server, folder)
+        let recordURL = URL(fileURLWithPath: path + ".playhead-resume")
+        var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: recordURL)) as? [String: Any])
+        #expect(record["length"] as? Int == original.count)
+        record["etag"] = nil
+        record["lastModified"] = nil
+        try JSONSerialization.data(withJSONObject: record).write(to: recordURL)
+        var changed = Array(original.prefix(Self.cut))
+        changed[10] ^= 0x5A
+        changed += original.dropFirst(Self.cut) + Array(repeating: 0x47, count: 188)
+        try Data(changed).write(to: URL(fileURLWithPath: root + Self.resource), options: .atomic)
+        let again = await Self.run(server, folder)
+        #expect(again.stderr.contains("restarted from byte 0: the file is now \(changed.count) bytes, not the \(original.count)"), "\(again.stderr)")
+        let asked = server.requestLog.filter { $0.path == Self.resource }
+        #expect(asked.map(\.rangeHeader) == ["bytes=\(Self.cut)-", nil], "\(asked.map(\.rangeHeader))")
+        try await Self.expectComplete(folder, changed)
+    }
+
     /// A range the server cannot satisfy (416: the record claims more bytes than the file has) gets one more
     /// request, for the whole file, said so.
     @Test func anUnsatisfiableRangeFetchesTheWholeFile() async throws {

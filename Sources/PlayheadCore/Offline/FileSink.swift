@@ -36,6 +36,7 @@ final class FileSink: HTTPBodySink, @unchecked Sendable {
     /// The head of the answer whose bytes the file holds (the kept bytes' record before an answer began).
     private var record: ResumeRecord?
     private var outcome: ResumeOutcome?
+    private var changedLength: (was: Int, now: Int)?
 
     /// Opens `path`'s temporary file (creating the parent folder): empty, or, with `resume`, holding the
     /// record's bytes (cut to them and hashed). A partial file that cannot be read back is emptied.
@@ -82,6 +83,12 @@ final class FileSink: HTTPBodySink, @unchecked Sendable {
         guard fd >= 0, failure == 0 else { return false }
         let kept = resumeOffset ?? 0
         if kept > 0, start.offset == kept {
+            // A resource of another size than the kept bytes' is another file, whatever its validators say
+            // (a server that gave none could not be asked If-Range).
+            if let was = record?.length, let now = ResumeRecord(size: 0, start: start).length, was != now {
+                changedLength = (was, now)
+                return false
+            }
             outcome = .resumed(at: kept)
         } else {
             guard start.offset == 0 else { return false }
@@ -113,6 +120,10 @@ final class FileSink: HTTPBodySink, @unchecked Sendable {
 
     /// Bytes in the file so far (kept ones included).
     var size: Int { lock.withLock { written } }
+
+    /// The resource's size when the kept bytes came and now, when a resume's answer gave another one: the
+    /// transfer was stopped, and the file must be fetched whole.
+    var lengthChange: (was: Int, now: Int)? { lock.withLock { changedLength } }
 
     /// What became of a resume (nil when none was asked for, or no answer began).
     var resumeOutcome: ResumeOutcome? { lock.withLock { outcome } }

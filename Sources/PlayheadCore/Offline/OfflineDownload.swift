@@ -210,6 +210,13 @@ public struct OfflineDownload: Sendable {
             } catch {
                 tell(sink, file)
                 if let failure = sink?.writeFailure { sink?.discard(); return .failure(failure) }
+                if let range, let change = sink?.lengthChange {
+                    sink?.discard()
+                    notices("\(file.path): restarted from byte 0: the file is now \(change.now) bytes, not the \(change.was) its first \(range.offset) bytes came from")
+                    mayResume = false
+                    attempt -= 1
+                    continue
+                }
                 if let range, sink?.resumeOutcome == nil, Self.refusesRange(error) {
                     sink?.discard()
                     notices("\(file.path): restarted from byte 0: the server did not resume at byte \(range.offset) (\(error.description))")

@@ -21,8 +21,8 @@ struct ResumeRecord: Codable, Equatable {
     var etag: String?
     /// The resource's `Last-Modified` when the bytes came.
     var lastModified: String?
-    /// The whole resource's size, when the answer told it (kept for diagnosis, not checked: `If-Range` is
-    /// what guards a resume against a changed file).
+    /// The whole resource's size, when the answer told it: a resume whose answer gives another size
+    /// restarts the file (the check that remains when the server gave no validator for `If-Range`).
     var length: Int?
 
     /// The `If-Range` value: a strong ETag, else Last-Modified (RFC 9110 §13.1.5: a weak tag never
