@@ -1,50 +1,82 @@
 import Foundation
 
-/// What a request body's JSON parser does not say by itself: where a malformed body goes wrong, and keys
-/// given twice in one object (JSONDecoder keeps one of them silently).
+/// What a request body's JSON parser does not say by itself: where a malformed body goes wrong and why, a
+/// comma before a closing bracket (JSONSerialization and JSONDecoder take one), and keys given twice in one
+/// object (JSONDecoder keeps one of them silently).
 enum JSONBodyChecks {
-    /// Where `body` stops being JSON, as "line L, column C (byte offset B)" (1-based line and column,
-    /// the offset counted from 0), or "its end" when it is cut short; nil when Foundation does not say.
-    static func errorPosition(_ body: Data) -> String? {
+    /// Why `body` is not JSON and where: "it goes wrong at line L, column C (byte offset B): why" (1-based line
+    /// and column, the offset counted from 0), or "it ends too soon: why"; nil when it parses.
+    static func syntaxError(_ body: Data) -> String? {
         do {
             _ = try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
             return nil
         } catch {
-            let description = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
-            if description.contains("end of file") { return "its end" }
+            let description = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+            // A number beyond a double is well-formed JSON: JSONDecoder names its field.
+            if description.contains("not representable") { return nil }
+            var reason = description
+            if let around = reason.range(of: #"\s*around (line \d+, column \d+|character \d+)\.?$"#, options: .regularExpression) {
+                reason.removeSubrange(around)
+            }
+            reason = reason.trimmingCharacters(in: CharacterSet(charactersIn: ". ")).lowercasedFirst
+            if description.lowercased().contains("end of file") { return "it ends too soon: " + reason }
             guard let range = description.range(of: #"character \d+"#, options: .regularExpression),
-                  let offset = Int(description[range].dropFirst("character ".count)), offset <= body.count else { return nil }
-            let before = body.prefix(offset)
-            let line = before.count { $0 == 0x0A } + 1
-            let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? body.startIndex
-            let column = String(decoding: body[lineStart..<(body.startIndex + offset)], as: UTF8.self).count + 1
-            return "line \(line), column \(column) (byte offset \(offset))"
+                  let offset = Int(description[range].dropFirst("character ".count)), offset <= body.count else {
+                return reason
+            }
+            return "it goes wrong at " + position(of: offset, in: body) + ": " + reason
         }
     }
 
-    /// The first key given twice in one object of `body` (valid JSON), with its path (`$.ads.zoneId`) and
-    /// the byte offset of its second occurrence; nil when every object's keys are distinct.
-    static func duplicateKey(_ body: Data) -> (path: String, offset: Int)? {
+    /// "line L, column C (byte offset B)" of byte `offset` of `body`.
+    static func position(of offset: Int, in body: Data) -> String {
+        let before = body.prefix(offset)
+        let line = before.count { $0 == 0x0A } + 1
+        let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? body.startIndex
+        let column = String(decoding: body[lineStart..<(body.startIndex + offset)], as: UTF8.self).count + 1
+        return "line \(line), column \(column) (byte offset \(offset))"
+    }
+
+    /// What is wrong with the structure of `body` (valid JSON to JSONSerialization): a comma right before
+    /// `}` or `]`, or a key given twice in one object (named by its path, `$.ads.zoneId`, `$.tags[2].id`),
+    /// with where; nil when neither.
+    static func structuralProblem(_ body: Data) -> String? {
         let bytes = [UInt8](body)
-        // One entry per open object or array: the keys seen (nil for an array), and the path to it.
-        var stack: [(keys: Set<String>?, path: String)] = []
+        // One entry per open object or array: the keys seen (nil for an array), its path, and for an array the
+        // index of the element being read.
+        var stack: [(keys: Set<String>?, path: String, element: Int)] = []
         var expectingKey = false
         var lastKey: String?
+        var lastComma: Int?
         var index = 0
+        func childPath() -> String {
+            guard let parent = stack.last else { return "$" }
+            return parent.keys != nil ? "\(parent.path).\(lastKey ?? "?")" : "\(parent.path)[\(parent.element)]"
+        }
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
+            case 0x20, 0x09, 0x0A, 0x0D:
+                index += 1
+                continue
             case UInt8(ascii: "{"):
-                stack.append((keys: [], path: childPath(stack.last, lastKey)))
+                stack.append((keys: [], path: childPath(), element: 0))
                 expectingKey = true
             case UInt8(ascii: "["):
-                stack.append((keys: nil, path: childPath(stack.last, lastKey)))
+                stack.append((keys: nil, path: childPath(), element: 0))
                 expectingKey = false
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if let comma = lastComma {
+                    return "it goes wrong at " + position(of: comma, in: body) + ": a comma before \(Character(UnicodeScalar(byte)))"
+                }
                 _ = stack.popLast()
                 expectingKey = false
             case UInt8(ascii: ","):
                 expectingKey = stack.last?.keys != nil
+                if stack.last?.keys == nil, !stack.isEmpty { stack[stack.count - 1].element += 1 }
+                lastComma = index
+                index += 1
+                continue
             case UInt8(ascii: "\""):
                 let start = index
                 index += 1
@@ -54,7 +86,9 @@ enum JSONBodyChecks {
                 if expectingKey, var top = stack.popLast(), top.keys != nil {
                     let token = Data(bytes[start...min(index, bytes.count - 1)])
                     let key = (try? JSONDecoder().decode(String.self, from: token)) ?? String(decoding: token, as: UTF8.self)
-                    if top.keys?.insert(key).inserted == false { return ("\(top.path).\(key)", start) }
+                    if top.keys?.insert(key).inserted == false {
+                        return "\(top.path).\(key) is given twice (the second at \(position(of: start, in: body)))"
+                    }
                     stack.append(top)
                     lastKey = key
                     expectingKey = false
@@ -62,14 +96,14 @@ enum JSONBodyChecks {
             default:
                 break
             }
+            lastComma = nil
             index += 1
         }
         return nil
     }
+}
 
-    /// The path of a value inside `parent` (an object's member under `key`, or an array's element).
-    private static func childPath(_ parent: (keys: Set<String>?, path: String)?, _ key: String?) -> String {
-        guard let parent else { return "$" }
-        return parent.keys != nil ? "\(parent.path).\(key ?? "?")" : "\(parent.path)[]"
-    }
+extension String {
+    /// The text with its first letter in lower case ("Invalid value" → "invalid value").
+    fileprivate var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
 }

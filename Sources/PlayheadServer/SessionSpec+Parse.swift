@@ -153,20 +153,17 @@ enum JSONValue: Decodable {
         if let offset = firstInvalidUTF8Offset(body) {
             throw .malformedJSON("it is not valid UTF-8 (at byte offset \(offset), counted from 0)")
         }
+        // JSONSerialization first: it says what is wrong and where (JSONDecoder says "not valid JSON", or names a
+        // field for a bad escape); then what neither parser refuses (a trailing comma, a key given twice).
+        if let syntax = JSONBodyChecks.syntaxError(body) { throw .malformedJSON(syntax) }
+        if let problem = JSONBodyChecks.structuralProblem(body) { throw .malformedJSON(problem) }
         let value: JSONValue
         do { value = try JSONDecoder().decode(JSONValue.self, from: body) } catch let DecodingError.dataCorrupted(context) {
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
             if !path.isEmpty, context.underlyingError == nil { throw .invalidField(path, context.debugDescription) }
-            if context.underlyingError == nil, let position = JSONBodyChecks.errorPosition(body) {
-                throw .malformedJSON("it goes wrong at \(position)")
-            }
             throw .malformedJSON(context.underlyingError.map { "\($0)" } ?? context.debugDescription)
         } catch {
             throw .malformedJSON("\(error)")
-        }
-        // JSONDecoder keeps one of two members of the same name; which one the client meant is unknown.
-        if let duplicate = JSONBodyChecks.duplicateKey(body) {
-            throw .malformedJSON("\(duplicate.path) is given twice (the second at byte offset \(duplicate.offset))")
         }
         return value
     }

@@ -48,9 +48,21 @@ import Testing
             // Where it goes wrong (QA: "The given data was not valid JSON." and no more).
             let wrong = try await post(client, "{\"url\": \"http://127.0.0.1:1/a.m3u8\",\n  \"mode\": }")
             let wrongMessage = try error(wrong.body)["message"] as? String
-            #expect(wrongMessage == "the body is not valid JSON: it goes wrong at line 2, column 11 (byte offset 47)", "\(wrongMessage ?? "")")
+            #expect(wrongMessage == "the body is not valid JSON: it goes wrong at line 2, column 11 (byte offset 47): invalid value", "\(wrongMessage ?? "")")
             let cut = try await post(client, "{\"url\": \"http://127.0.0.1:1/a.m3u8")
-            #expect(try error(cut.body)["message"] as? String == "the body is not valid JSON: it goes wrong at its end")
+            let cutMessage = try error(cut.body)["message"] as? String ?? ""
+            #expect(cutMessage.hasPrefix("the body is not valid JSON: it ends too soon: unexpected end of file"), "\(cutMessage)")
+            // Tokens JSONDecoder took for a number out of range, and trailing commas it took (QA32).
+            let cases = [(#"{"url":"x\q"}"#, "line 1, column 10 (byte offset 9): invalid escape sequence"),
+                         ("{\"url\":\"a\tb\"}", "line 1, column 10 (byte offset 9): unescaped control character"),
+                         (#"{"url": 01}"#, "line 1, column 10 (byte offset 9): number with leading zero"),
+                         (#"{"url": "http://127.0.0.1:1/a.m3u8",}"#, "line 1, column 36 (byte offset 35): a comma before }"),
+                         (##"{"url": "http://127.0.0.1:1/a.m3u8", "subscribedTags": ["#A",]}"##, "line 1, column 61 (byte offset 60): a comma before ]")]
+            for (body, position) in cases {
+                let response = try await post(client, body)
+                let message = try error(response.body)["message"] as? String ?? ""
+                #expect(response.status == .badRequest && message == "the body is not valid JSON: it goes wrong at " + position, "\(body): \(message)")
+            }
         }
     }
 
@@ -61,10 +73,14 @@ import Testing
             let response = try await post(client, body)
             #expect(response.status == .badRequest)
             #expect(try error(response.body)["code"] as? String == "malformedJSON")
-            #expect(try error(response.body)["message"] as? String == "the body is not valid JSON: $.abr.variant is given twice (the second at byte offset 59)")
+            #expect(try error(response.body)["message"] as? String == "the body is not valid JSON: $.abr.variant is given twice (the second at line 1, column 60 (byte offset 59))")
             // Escapes are read: "\u0075rl" is "url".
             let escaped = try await post(client, #"{"url": "http://127.0.0.1:1/a.m3u8", "\u0075rl": "http://127.0.0.1:1/b.m3u8"}"#)
-            #expect(try error(escaped.body)["message"] as? String == "the body is not valid JSON: $.url is given twice (the second at byte offset 37)")
+            #expect(try error(escaped.body)["message"] as? String == "the body is not valid JSON: $.url is given twice (the second at line 1, column 38 (byte offset 37))")
+            // Inside an array, the element is named by its index.
+            let inArray = try await post(client, #"{"url": "http://127.0.0.1:1/a.m3u8", "x": [{"a": 1}, {"b": 1, "b": 2}]}"#)
+            let inArrayMessage = try error(inArray.body)["message"] as? String ?? ""
+            #expect(inArrayMessage.hasPrefix("the body is not valid JSON: $.x[1].b is given twice"), "\(inArrayMessage)")
             // The same name in two objects, or as a string value, is no duplicate.
             let distinct = try await post(client, #"{"url": "http://127.0.0.1:1/a.m3u8", "tags": ["url"], "abr": {"url": 1}}"#)
             let distinctError = try error(distinct.body)
