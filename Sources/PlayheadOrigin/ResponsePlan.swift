@@ -85,7 +85,7 @@ struct ResponsePlan {
         }
         // RFC 9110 §13.1.5: under If-Range, the range only if the validator names this version, else all.
         var rangeAsked = rangeHeader
-        if let ifRange = request.headers["if-range"], !file.matches(ifRange: ifRange, now: Date()) { rangeAsked = nil }
+        if fault != .ignoreIfRange, let ifRange = request.headers["if-range"], !file.matches(ifRange: ifRange, now: Date()) { rangeAsked = nil }
         var body: [UInt8]
         var status = 200
         var validators = file

@@ -18,6 +18,9 @@ extension LoopbackHTTPServer {
         case stallAfter(bytes: Int)
         /// Ignore `Range` headers and answer 200 with the whole file, like a server without range support.
         case ignoreRange
+        /// Honour `Range` but ignore `If-Range`: a 206 of the current file even when the validator names an
+        /// older one (a cache or server that gets RFC 9110 §13.1.5 wrong).
+        case ignoreIfRange
         /// Close the connection without answering (the client sees an empty reply).
         case closeConnection
         /// Answer `302 Found` with this `Location` (any text: another path, another host, another scheme).
@@ -53,7 +56,7 @@ extension LoopbackHTTPServer {
 
 extension LoopbackHTTPServer.Fault: CustomStringConvertible {
     /// The fault as `playhead origin --fault` writes it: `status:503`, `delay:2.0`, `truncate:1000`,
-    /// `corrupt:7`, `stall:1000`, `ignore-range`, `close`, `redirect:/x`.
+    /// `corrupt:7`, `stall:1000`, `ignore-range`, `ignore-if-range`, `close`, `redirect:/x`.
     public var description: String {
         switch self {
         case .status(let code): "status:\(code)"
@@ -62,6 +65,7 @@ extension LoopbackHTTPServer.Fault: CustomStringConvertible {
         case .corrupt(let seed): "corrupt:\(seed)"
         case .stallAfter(let bytes): "stall:\(bytes)"
         case .ignoreRange: "ignore-range"
+        case .ignoreIfRange: "ignore-if-range"
         case .closeConnection: "close"
         case .redirect(let location): "redirect:\(location)"
         }

@@ -28,7 +28,7 @@ struct Origin: AsyncParsableCommand {
         '/', so *.ts is every TS segment). KIND is one of status:CODE (that status instead of the file), \
         delay:SECONDS (wait before answering), truncate:BYTES (announce the whole length, send that many \
         body bytes, close), corrupt[:SEED] (flip about one byte per KiB; SEED defaults to --seed), \
-        stall:BYTES (send that many body bytes, then nothing), ignore-range (200 with the whole file), close \
+        stall:BYTES (send that many body bytes, then nothing), ignore-range (200 with the whole file), ignore-if-range (a 206 even for another version), close \
         (close without answering) and redirect:LOCATION (302). times=N applies it to the first N matching \
         requests only; p=P to a random share P of them, drawn from --seed, so the same requests in the same \
         order get the same faults (with both, the first N that draw it). The first rule that matches (and \

@@ -3,7 +3,7 @@ import PlayheadOrigin
 /// `playhead origin --fault PATH_OR_GLOB=KIND[:ARG][,times=N][,p=P]`: one fault rule for the origin.
 enum OriginFaultSpec {
     /// The kinds and what they take, for error messages and the help.
-    static let kinds = "status:CODE, delay:SECONDS, truncate:BYTES, corrupt[:SEED], stall:BYTES, ignore-range, close, redirect:LOCATION"
+    static let kinds = "status:CODE, delay:SECONDS, truncate:BYTES, corrupt[:SEED], stall:BYTES, ignore-range, ignore-if-range, close, redirect:LOCATION"
 
     /// The rule `spec` describes, or why it does not describe one.
     /// - Parameters:
@@ -69,9 +69,9 @@ enum OriginFaultSpec {
                 return failure("corrupt takes an optional seed, a whole number, got \"\(argument ?? "")\"")
             }
             fault = .corrupt(seed: corruptSeed)
-        case "ignore-range", "close":
+        case "ignore-range", "ignore-if-range", "close":
             guard argument == nil else { return failure("\(kind) takes no argument, got \"\(argument ?? "")\"") }
-            fault = kind == "close" ? .closeConnection : .ignoreRange
+            fault = ["close": .closeConnection, "ignore-range": .ignoreRange][kind] ?? .ignoreIfRange
         case "redirect":
             guard let location = argument, !location.isEmpty else { return failure("redirect takes a location, e.g. redirect:/other.m3u8") }
             fault = .redirect(location)

@@ -133,6 +133,66 @@ import Testing
         try await Self.expectComplete(folder, original)
     }
 
+    /// A process killed outright (SIGKILL) while a file's body came leaves its partial part resumable: the
+    /// record is written, as growing, when the answer begins (QA32: after kill -9 every file started over).
+    @Test func aProcessKilledOutrightStillResumes() async throws {
+        let (server, root, original) = try Self.server()
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: root) }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        server.setFault(.stallAfter(bytes: Self.cut), forPath: Self.resource, times: 1)
+        let process = TestProcess()
+        process.executableURL = URL(fileURLWithPath: CLI.playhead)
+        process.arguments = ["download", server.url("/byterange/index.m3u8"), "--out", folder, "--quiet"]
+        try process.run()
+        // SIGKILL once the stalled transfer's bytes are on disk (watched from a thread of its own).
+        let status = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let deadline = Date().addingTimeInterval(60)
+                while Date() < deadline, process.isRunning {
+                    let parts = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".playhead-part") }
+                    let sizes = parts.compactMap { (try? FileManager.default.attributesOfItem(atPath: folder + "/" + $0))?[.size] as? Int }
+                    if sizes.contains(Self.cut) { break }
+                    usleep(10_000)
+                }
+                kill(process.processIdentifier, SIGKILL)
+                continuation.resume(returning: process.terminationStatus)
+            }
+        }
+        #expect(status == SIGKILL)
+        let path = try Self.localPath(folder)
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path + ".playhead-resume"))) as? [String: Any])
+        #expect(record["growing"] as? Bool == true, "\(record)")
+        server.clearRequestLog()
+        let resumed = await Self.run(server, folder)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("resumed at byte \(Self.cut)"), "\(resumed.stderr)")
+        #expect(server.requestLog.filter { $0.path == Self.resource }.map(\.rangeHeader) == ["bytes=\(Self.cut)-"])
+        try await Self.expectComplete(folder, original)
+    }
+
+    /// A server that ignores If-Range sends the rest of the new file (206) after the file changed: its ETag
+    /// differs from the kept bytes', so the transfer stops and the file is fetched whole (QA32: spliced, and
+    /// --verify called the hybrid intact).
+    @Test func aChangedFileBehindAServerIgnoringIfRangeIsNotSpliced() async throws {
+        let (server, root, original) = try Self.server()
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: root) }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try await Self.cutRun(server, folder)
+        var changed = original
+        for index in stride(from: 10, to: changed.count, by: 4096) { changed[index] ^= 0x5A }
+        try Data(changed).write(to: URL(fileURLWithPath: root + Self.resource), options: .atomic)  // a new inode: a new ETag
+        server.setFault(.ignoreIfRange, forPath: Self.resource)
+        let again = await Self.run(server, folder)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("restarted from byte 0: the file changed on the server (ETag "), "\(again.stderr)")
+        let asked = server.requestLog.filter { $0.path == Self.resource }
+        #expect(asked.map(\.rangeHeader) == ["bytes=\(Self.cut)-", nil], "\(asked.map(\.rangeHeader))")
+        #expect(asked.map(\.status) == [206, 200])
+        try await Self.expectComplete(folder, changed)
+    }
+
     /// (b) A server that ignores Range answers 200: the file restarts from its first byte, said so, and is right.
     @Test func aServerIgnoringRangeRestartsTheFile() async throws {
         let (server, root, original) = try Self.server()

@@ -124,6 +124,19 @@ import Testing
         #expect(errors.contains("fault status:404 on GET /ts/v2/seg005.ts"), "\(errors)")
     }
 
+    /// ignore-if-range: a range under a stale If-Range is still served (206), as a server that gets RFC 9110
+    /// §13.1.5 wrong would; without the fault the whole file comes (200).
+    @Test func ignoreIfRangeServesTheRangeOfTheCurrentFile() async throws {
+        let origin = try await RunningOrigin.start(CLI.streams, ["--fault", "/ts/v0/seg001.ts=ignore-if-range", "--quiet"])
+        func code(_ path: String) async -> String {
+            await ChildProcess.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Range: bytes=0-99",
+                                            "-H", #"If-Range: "stale""#, origin.base + path]).stdout
+        }
+        #expect(await code("/ts/v0/seg001.ts") == "206")
+        #expect(await code("/ts/v0/seg002.ts") == "200")
+        _ = origin.stop()
+    }
+
     /// p=0.3 over 50 requests: the same seed faults the same requests on two runs, another seed others;
     /// about 30 % of them.
     @Test func probabilityFaultsAreRepeatableBySeed() async throws {

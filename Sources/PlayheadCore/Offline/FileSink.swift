@@ -17,8 +17,8 @@ final class FileSink: HTTPBodySink, @unchecked Sendable {
     enum ResumeOutcome: Equatable {
         /// The answer continued the kept bytes (206 from ``FileSink/resumeOffset``).
         case resumed(at: Int)
-        /// The answer was the whole resource (200): the kept bytes were dropped.
-        case restarted(kept: Int)
+        /// The answer was the whole resource (200): the kept bytes were dropped, for `reason`.
+        case restarted(kept: Int, reason: String)
     }
 
     /// The file's final path.
@@ -36,7 +36,7 @@ final class FileSink: HTTPBodySink, @unchecked Sendable {
     /// The head of the answer whose bytes the file holds (the kept bytes' record before an answer began).
     private var record: ResumeRecord?
     private var outcome: ResumeOutcome?
-    private var changedLength: (was: Int, now: Int)?
+    private var changedResource: String?
 
     /// Opens `path`'s temporary file (creating the parent folder): empty, or, with `resume`, holding the
     /// record's bytes (cut to them and hashed). A partial file that cannot be read back is emptied.
@@ -82,11 +82,12 @@ final class FileSink: HTTPBodySink, @unchecked Sendable {
         defer { lock.unlock() }
         guard fd >= 0, failure == 0 else { return false }
         let kept = resumeOffset ?? 0
+        let answer = ResumeRecord(size: 0, start: start)
         if kept > 0, start.offset == kept {
-            // A resource of another size than the kept bytes' is another file, whatever its validators say
-            // (a server that gave none could not be asked If-Range).
-            if let was = record?.length, let now = ResumeRecord(size: 0, start: start).length, was != now {
-                changedLength = (was, now)
+            // Another size, ETag or Last-Modified than the kept bytes' is another file: a server that gave no
+            // validator could not be asked If-Range, and one that ignores If-Range sends the new file's rest.
+            if let change = record?.change(to: answer) {
+                changedResource = change
                 return false
             }
             outcome = .resumed(at: kept)
@@ -94,8 +95,9 @@ final class FileSink: HTTPBodySink, @unchecked Sendable {
             guard start.offset == 0 else { return false }
             if kept > 0 {
                 // The record goes before the bytes it describes.
+                let change = record?.change(to: answer)
                 ResumeRecord.remove(for: path)
-                outcome = .restarted(kept: kept)
+                outcome = .restarted(kept: kept, reason: change ?? "the server sent the whole file instead of the rest from byte \(kept)")
                 if ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0 { failure = errno; return false }
                 sha = SHA256()
                 written = 0
@@ -103,7 +105,13 @@ final class FileSink: HTTPBodySink, @unchecked Sendable {
         }
         // A body decoded from gzip cannot be resumed by byte offsets of what went over the wire.
         let encoded = start.header("Content-Encoding").map { $0.lowercased() != "identity" } ?? false
-        record = encoded ? nil : ResumeRecord(size: 0, start: start)
+        record = encoded ? nil : answer
+        // Said at once, as growing: a process killed outright leaves its bytes resumable.
+        if var growing = record {
+            growing.size = written
+            growing.growing = true
+            try? growing.write(for: path)
+        }
         return true
     }
 
@@ -121,9 +129,9 @@ final class FileSink: HTTPBodySink, @unchecked Sendable {
     /// Bytes in the file so far (kept ones included).
     var size: Int { lock.withLock { written } }
 
-    /// The resource's size when the kept bytes came and now, when a resume's answer gave another one: the
-    /// transfer was stopped, and the file must be fetched whole.
-    var lengthChange: (was: Int, now: Int)? { lock.withLock { changedLength } }
+    /// How the resource changed since the kept bytes came, when a resume's answer (a 206) said so by its size
+    /// or validators: the transfer was stopped, and the file must be fetched whole.
+    var resourceChange: String? { lock.withLock { changedResource } }
 
     /// What became of a resume (nil when none was asked for, or no answer began).
     var resumeOutcome: ResumeOutcome? { lock.withLock { outcome } }

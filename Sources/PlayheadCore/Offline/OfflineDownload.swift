@@ -210,9 +210,9 @@ public struct OfflineDownload: Sendable {
             } catch {
                 tell(sink, file)
                 if let failure = sink?.writeFailure { sink?.discard(); return .failure(failure) }
-                if let range, let change = sink?.lengthChange {
+                if range != nil, let change = sink?.resourceChange {
                     sink?.discard()
-                    notices("\(file.path): restarted from byte 0: the file is now \(change.now) bytes, not the \(change.was) its first \(range.offset) bytes came from")
+                    notices("\(file.path): restarted from byte 0: \(change)")
                     mayResume = false
                     attempt -= 1
                     continue
@@ -253,8 +253,8 @@ public struct OfflineDownload: Sendable {
     private func tell(_ sink: FileSink?, _ file: DownloadFile) {
         switch sink?.resumeOutcome {
         case let .resumed(at)?: notices("\(file.path): resumed at byte \(at)")
-        case let .restarted(kept)?:
-            notices("\(file.path): restarted from byte 0: the server sent the whole file instead of the rest from byte \(kept)")
+        case let .restarted(_, reason)?:
+            notices("\(file.path): restarted from byte 0: \(reason)")
         case nil: break
         }
     }

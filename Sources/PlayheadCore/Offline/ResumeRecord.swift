@@ -25,6 +25,22 @@ struct ResumeRecord: Codable, Equatable {
     /// restarts the file (the check that remains when the server gave no validator for `If-Range`).
     var length: Int?
 
+    /// Set while an answer's body is being written: the partial file may hold more than ``size`` bytes, every
+    /// one of them that answer's (written before the process ended; nil once a stopped transfer recorded
+    /// its exact size). So a process killed outright (kill -9) still leaves a partial file to resume.
+    var growing: Bool?
+
+    /// How the resource that `answer` describes differs from the one the kept bytes came from: its size, its
+    /// ETag, or its Last-Modified (what is known on both sides); nil when nothing known differs.
+    func change(to answer: ResumeRecord) -> String? {
+        if let was = length, let now = answer.length, was != now { return "the file is now \(now) bytes, not the \(was) its first bytes came from" }
+        if let was = etag, let now = answer.etag, was != now { return "the file changed on the server (ETag \(was), now \(now))" }
+        if etag == nil || answer.etag == nil, let was = lastModified, let now = answer.lastModified, was != now {
+            return "the file changed on the server (Last-Modified \(was), now \(now))"
+        }
+        return nil
+    }
+
     /// The `If-Range` value: a strong ETag, else Last-Modified (RFC 9110 §13.1.5: a weak tag never
     /// matches); nil when the server gave neither.
     var ifRange: String? {
@@ -45,20 +61,26 @@ struct ResumeRecord: Codable, Equatable {
     }
 
     /// The record kept for the file at `path` (its final path), when there is one and its partial file
-    /// holds at least the bytes it names; nil otherwise.
+    /// holds at least the bytes it names (a ``growing`` record names every byte the partial file holds); nil
+    /// otherwise.
     static func read(for path: String) -> ResumeRecord? {
         guard let data = FileManager.default.contents(atPath: path + suffix),
-              let record = try? JSONDecoder().decode(ResumeRecord.self, from: data), record.size > 0,
+              var record = try? JSONDecoder().decode(ResumeRecord.self, from: data),
               let partSize = (try? FileManager.default.attributesOfItem(atPath: path + AtomicFile.temporarySuffix))?[.size] as? Int,
               partSize >= record.size else { return nil }
-        return record
+        if record.growing == true {
+            record.size = partSize
+            record.growing = nil
+        }
+        return record.size > 0 ? record : nil
     }
 
-    /// Writes the record for the file at `path` atomically.
+    /// Writes the record for the file at `path` atomically; flushed to the disk unless it is ``growing`` (that
+    /// one is for a process that dies, not for a machine that does, and is written for every file).
     func write(for path: String) throws(DownloadError) {
         let data: Data
         do { data = try JSONEncoder().encode(self) } catch { throw .folder(path: path + Self.suffix, detail: "cannot encode: \(error)") }
-        try AtomicFile.write(Array(data), to: path + Self.suffix)
+        try AtomicFile.write(Array(data), to: path + Self.suffix, sync: growing != true)
     }
 
     /// Removes the record of the file at `path` (and its temporary file, if a write was cut).
