@@ -118,6 +118,9 @@ enum PlaySummary {
         if let first = r.damage.first {
             lines.append("  damaged: \(r.damage.count) (first: \(first))")
         }
+        if let warnings = r.playlistWarnings, let first = warnings.first {
+            lines.append("  playlist warnings: \(warnings.count)\(warnings.count == PlaybackReport.maxPlaylistWarnings ? " or more" : "") (first: \(first))")
+        }
         if let audio = r.audio {
             let rendition = audio.selected.map { audio.options[$0].name } ?? "the variant's own"
             lines.append("  audio: \(rendition) of \(audio.options.count) offered; \(audio.segmentsLoaded) rendition segments loaded"

@@ -118,6 +118,31 @@ import Testing
         #expect(played.hashes.count == 900 && played.hashes == CLI.hashes(video.stdout))
     }
 
+    /// An AES-128 key of another KEYFORMAT with no identity key beside it: the player reads it as a raw key,
+    /// so the download keeps it too, and the folder plays with the server stopped (QA32: it was left remote).
+    @Test func anAES128KeyOfAnotherKeyFormatIsLocalToo() async throws {
+        let root = Download.folder()
+        try FileManager.default.createDirectory(atPath: root + "/aes", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for name in try FileManager.default.contentsOfDirectory(atPath: CLI.streams + "/aes") {
+            try FileManager.default.copyItem(atPath: CLI.streams + "/aes/" + name, toPath: root + "/aes/" + name)
+        }
+        let playlist = try String(contentsOfFile: root + "/aes/index.m3u8", encoding: .utf8)
+            .replacingOccurrences(of: #"URI="key.bin","#, with: #"URI="key.bin",KEYFORMAT="com.example.drm","#)
+            .replacingOccurrences(of: "#EXT-X-VERSION:3", with: "#EXT-X-VERSION:5")
+        try playlist.write(toFile: root + "/aes/index.m3u8", atomically: true, encoding: .utf8)
+        let server = try LoopbackHTTPServer(root: root)
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let out = await Download.run([server.url("/aes/index.m3u8"), "--out", folder])
+        server.stop()
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(!out.stderr.contains("not downloaded"), "\(out.stderr)")
+        #expect(Download.files(folder).contains("keys/key.bin"))
+        let played = await Download.play(folder + "/master.m3u8")
+        #expect(played.status == 0 && played.hashes.count == 900, "\(played.stderr)")
+    }
+
     /// Alternate audio: --audio picks by LANGUAGE or NAME; the kept French rendition plays from disk with
     /// FFmpeg's audio frames of the original French playlist, the video FFmpeg's too.
     @Test func keepsTheChosenAudioRenditions() async throws {

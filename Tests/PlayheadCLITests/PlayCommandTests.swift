@@ -20,6 +20,26 @@ import Testing
         #expect(strip(ours.stdout) == strip(reference.stdout))
     }
 
+    /// The parser's warnings reach the summary and the report, each once (QA32: an AES-128 key of another
+    /// KEYFORMAT was warned only as a playlistWarning event).
+    @Test func playlistWarningsAreInTheSummaryAndTheReport() async throws {
+        let folder = NSTemporaryDirectory() + "playhead-keyformat-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let playlist = try String(contentsOfFile: CLI.streams + "/aes/index.m3u8", encoding: .utf8)
+            .replacingOccurrences(of: #"URI="key.bin","#, with: #"URI="\#(CLI.streams)/aes/key.bin",KEYFORMAT="com.example.drm",KEYFORMATVERSIONS="1","#)
+            .replacingOccurrences(of: "#EXT-X-VERSION:3", with: "#EXT-X-VERSION:5")
+            .replacingOccurrences(of: "\nseg", with: "\n\(CLI.streams)/aes/seg")
+        try playlist.write(toFile: folder + "/index.m3u8", atomically: true, encoding: .utf8)
+        let out = await CLI.run(CLI.playhead, ["play", folder + "/index.m3u8", "--mode", "demux", "--duration", "4", "--report", folder + "/report.json"])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stderr.contains("  playlist warnings: 1 (first: file://\(folder)/index.m3u8:"), "\(out.stderr)")
+        #expect(out.stderr.contains(#"is METHOD=AES-128 with KEYFORMAT="com.example.drm" and no identity key in force"#), "\(out.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/report.json"))) as? [String: Any])
+        let warnings = report["playlistWarnings"] as? [String] ?? []
+        #expect(warnings.count == 1 && warnings[0].contains("[odd-value] segment "), "\(warnings)")
+    }
+
     @Test func eventLogsOfTwoVirtualRunsAreEqualWithoutWallClockFields() async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }

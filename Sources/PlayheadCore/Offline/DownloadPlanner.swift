@@ -212,10 +212,12 @@ public struct DownloadPlanner: Sendable {
             let file = names.path(for: resolved, kind: kind, folder: kind == .key ? "keys" : folder, rangeEnd: range?.endOffset)
             return LocalNames.relativeURI(from: path, to: file)
         }
-        func localKey(_ key: SegmentKey) throws(DownloadError) -> SegmentKey {
+        /// `decrypts`: the key the player decrypts with (a segment's primary key): an AES-128 key of another
+        /// KEYFORMAT with no identity key beside it is fetched as a raw key, so it is downloaded too.
+        func localKey(_ key: SegmentKey, decrypts: Bool = false) throws(DownloadError) -> SegmentKey {
             guard key.method != .none, let uri = key.uri, !uri.hasPrefix("data:") else { return key }
             var key = key
-            if key.isIdentityFormat {
+            if key.isIdentityFormat || (decrypts && key.method == .aes128) {
                 key.uri = try localURI(uri, kind: .key, range: nil)
             } else {
                 // A DRM system's key (FairPlay, Widevine, …) needs its license server: named by its absolute URL.
@@ -241,7 +243,7 @@ public struct DownloadPlanner: Sendable {
                 map.keys = mapKeys
                 segment.map = map
             }
-            if let key = segment.key { segment.key = try localKey(key) }
+            if let key = segment.key { segment.key = try localKey(key, decrypts: true) }
             var others: [SegmentKey] = []
             for key in segment.otherKeys { others.append(try localKey(key)) }
             segment.otherKeys = others

@@ -141,6 +141,11 @@ public struct PlaybackReport: Sendable, Codable {
     public var notifications: [PlayerNotification] = []
     /// Damage found in segments (what could be decoded was).
     public var damage: [String] = []
+    /// What the playlists' parser warned about, each once (`URL:LINE: [code] message`; a live playlist's
+    /// reloads repeat them), at most ``maxPlaylistWarnings``; nil when none.
+    public var playlistWarnings: [String]?
+    /// The most playlist warnings a report keeps: 50.
+    public static let maxPlaylistWarnings = 50
     /// EXT-X-MEDIA renditions with their own playlist in a group the played variants name (alternate
     /// audio or video, subtitles), which this session does not fetch; nil when there are none.
     public var renditionsNotPlayed: [String]?

@@ -179,6 +179,12 @@ extension MediaPlayer {
                 var payload = ["url": transfer.url, "code": warning.code, "message": warning.message]
                 if let line = warning.line { payload["line"] = String(line) }  // none for a whole-playlist warning
                 bus.post(.custom(name: "playlistWarning", payload: payload))
+                let text = transfer.url + (warning.line.map { ":\($0)" } ?? "") + ": [\(warning.code)] \(warning.message)"
+                var kept = report.playlistWarnings ?? []
+                if kept.count < PlaybackReport.maxPlaylistWarnings, !kept.contains(text) {
+                    kept.append(text)
+                    report.playlistWarnings = kept
+                }
             }
             return parsed.playlist
         } catch {
