@@ -22,11 +22,19 @@ public enum ContainerFormat: String, Sendable {
         return nil
     }
 
-    /// What is wrong with an fMP4 initialization section (an EXT-X-MAP's bytes) on its own: a top-level box
-    /// that runs past its end (a BYTERANGE that cuts it short), or no moov box; nil when its boxes fit it
-    /// exactly and one is a moov, or when it is no ISO BMFF (a TS init section).
+    /// What is wrong with an initialization section (an EXT-X-MAP's bytes) on its own: bytes that begin with
+    /// neither an ISO BMFF box nor a TS packet (a BYTERANGE that starts inside the section), a top-level box
+    /// that runs past its end (a BYTERANGE that cuts it short), or no moov box; nil when its boxes hold
+    /// together and one is a moov, or when it is a TS (or packed audio) section.
     public static func initializationProblem(_ bytes: [UInt8]) -> String? {
-        guard sniff(bytes) == .mp4 else { return nil }
+        switch sniff(bytes) {
+        case .mp4?: break
+        case .mpegTS?, .adts?: return nil
+        case nil:
+            // Neither a box nor a TS packet: a BYTERANGE that starts inside the section, or another file.
+            let start = bytes.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
+            return "it begins with neither an ISO BMFF box nor an MPEG-TS packet (\(bytes.count) bytes, starting \(start.isEmpty ? "with nothing" : start))"
+        }
         var offset = 0
         var types: [String] = []
         while offset + 8 <= bytes.count {

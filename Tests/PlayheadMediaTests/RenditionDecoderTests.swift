@@ -198,6 +198,9 @@ struct SplitMix64 {
         #expect(ContainerFormat.initializationProblem(ftypOnly) == "it has no moov box (its boxes: ftyp)")
         let ts = Array(try Data(contentsOf: Fixtures.streams.appendingPathComponent("ts/v0/seg000.ts")).prefix(1880))
         #expect(ContainerFormat.initializationProblem(ts) == nil, "a TS init section is not judged")
+        // A BYTERANGE that starts inside the moov box (QA32: blamed on every segment as "cannot open").
+        let middle = try #require(ContainerFormat.initializationProblem(Array(initSection[1000..<1300])))
+        #expect(middle.hasPrefix("it begins with neither an ISO BMFF box nor an MPEG-TS packet (300 bytes, starting "), "\(middle)")
     }
 
     @Test func theErrorSaysTheInitializationSectionIsMissing() throws {

@@ -79,6 +79,9 @@ import Testing
         }
         let at = try RGBImage.decoding(try Self.ffmpegPicture("8192x4096", "at.png", source: "color")).image
         #expect(at.width == 8192 && at.height == 4096)
+        // Under the limit with a width FFmpeg rounds up to its stride alignment (QA32: its own check failed).
+        let under = try RGBImage.decoding(try Self.ffmpegPicture("5792x5792", "under.png", source: "color")).image
+        #expect(under.width == 5792 && under.height == 5792)
         // A header cut short gives no size (and the decoder's own limit still holds).
         #expect(StillImageFormat.dimensions(Array(over.prefix(20))) == nil)
     }

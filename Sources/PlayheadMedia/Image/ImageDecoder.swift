@@ -106,8 +106,10 @@ extension RGBImage {
         }
         guard let context, let frame, let packet else { throw .outOfMemory("image decoder") }
         context.pointee.thread_count = 1
-        // The same limit for a header this file does not read: the decoder refuses such a picture itself.
-        context.pointee.max_pixels = Int64(maxDecodedPixels)
+        // A net for a header this file does not read: the decoder refuses such a picture itself. Twice the limit,
+        // as FFmpeg counts the width rounded up to its stride alignment (a 5792 × 5792 picture, under the limit,
+        // failed its check at the limit itself).
+        context.pointee.max_pixels = Int64(maxDecodedPixels) * 2
         // An image cut short or damaged is an error, not a picture with its missing part concealed.
         context.pointee.err_recognition |= AV_EF_EXPLODE
         var code = avcodec_open2(context, codec, nil)
