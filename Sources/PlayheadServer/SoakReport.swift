@@ -170,7 +170,8 @@ public struct SoakSample: Sendable, Codable {
 
     /// The summary line printed every interval (with the mean distance to the live edge when known).
     public var line: String {
-        let edges = sessions.compactMap(\.edgeDistanceSeconds)
+        // Of the sessions still playing: one that ended keeps its last distance, which says nothing now.
+        let edges = sessions.filter { !["completed", "stopped", "error"].contains($0.status) }.compactMap(\.edgeDistanceSeconds)
         let edge = edges.isEmpty ? "" : String(format: "  behind live edge %.1f–%.1f s", edges.min()!, edges.max()!)
         return String(format: "soak %6.0f s  running %3d  rebuffers %3d  errors %2d  cpu %6.1f %%  rss %7.1f MiB  rss/session %@ MiB",
                       elapsedSeconds, running, rebuffers, errors, cpuPercent, Double(rssBytes) / 1_048_576,

@@ -107,6 +107,12 @@ import Testing
         #expect(range.id == "ad1-loop1" && range.startDate?.secondsSince1970 == Self.newYear + 20, "\(range)")
         #expect(range.clientAttributes.map(\.name) == ["X-ID"], "X-ID is not taken for ID")
         #expect(later.segments[2].programDateTime?.secondsSince1970 == Self.newYear + 24)
+        // Moved to the millisecond, rounded (QA32: a pass of 30.03 s took 17.000 to 47.029).
+        let odd = vod.replacingOccurrences(of: "#EXTINF:2,\ns5.ts", with: "#EXTINF:2.03,\ns5.ts")
+        let oddLater = window.playlist(from: odd, at: 22.1)
+        #expect(oddLater.contains(#"START-DATE="2026-01-01T00:00:20.030Z""#), "\(oddLater)")
+        // The window's first segment of a later pass carries its key once, with its IV written out.
+        #expect(oddLater.components(separatedBy: "#EXT-X-KEY:METHOD=AES-128").count - 1 == 2, "\(oddLater)")
     }
 
     /// A window that begins inside an avail whose CUE-OUT has slid out begins with a CUE-OUT-CONT (elapsed
@@ -130,5 +136,8 @@ import Testing
         // A bare CUE-OUT duration reads too.
         let bare = window.playlist(from: vod.replacingOccurrences(of: "CUE-OUT:DURATION=4", with: "CUE-OUT:4"), at: 6)
         #expect(bare.contains("#EXT-X-CUE-OUT-CONT:ElapsedTime=2.000,Duration=4.000"))
+        // An avail whose duration has run out before the window begins is over (its CUE-IN comes later).
+        let spent = window.playlist(from: vod.replacingOccurrences(of: "CUE-OUT:DURATION=4", with: "CUE-OUT:DURATION=2"), at: 6)
+        #expect(!spent.contains("CUE-OUT-CONT"), "\(spent)")
     }
 }

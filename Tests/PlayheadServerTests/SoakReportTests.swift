@@ -68,6 +68,10 @@ import Testing
         figures.edgeDistanceSeconds = 6.5
         let line = SoakSample(elapsedSeconds: 90, running: 1, rebuffers: 0, errors: 0, cpuPercent: 1, rssBytes: 1 << 20, sessions: [figures]).line
         #expect(line.hasSuffix("  behind live edge 6.5–6.5 s"), "\(line)")
+        // A session that ended keeps its last distance; it is not shown as the run's.
+        figures.status = "stopped"
+        let ended = SoakSample(elapsedSeconds: 95, running: 0, rebuffers: 0, errors: 0, cpuPercent: 1, rssBytes: 1 << 20, sessions: [figures]).line
+        #expect(!ended.contains("behind live edge"), "\(ended)")
     }
 
     @Test func growthIsMeasuredWhileEverySessionRuns() {

@@ -146,7 +146,13 @@ public struct LiveWindow: Sendable, Equatable {
             // A later pass numbers the segment anew: an AES-128 key without IV would take the new number as its
             // IV, so the segment gets its key with the IV of its first-pass number written out.
             if pass > 0, let key = segments[...index].last(where: { $0.key != nil })?.key, let explicit = Self.withIV(key, sequence: baseSequence + index) {
-                if let own = lines.firstIndex(where: { $0.hasPrefix("#EXT-X-KEY:") }) { lines[own] = explicit } else { before.append(explicit) }
+                if let own = lines.firstIndex(where: { $0.hasPrefix("#EXT-X-KEY:") }) {
+                    lines[own] = explicit
+                } else if let carried = before.firstIndex(of: key) {
+                    before[carried] = explicit  // the window's first segment: the key in force, written once
+                } else {
+                    before.append(explicit)
+                }
             }
             if pass > 0 { lines = lines.map { Self.movedOn($0, by: Double(pass) * cycle, pass: pass) } }
             out += before + lines
@@ -169,17 +175,17 @@ public struct LiveWindow: Sendable, Equatable {
             if lines.contains(where: { $0.hasPrefix("#EXT-X-CUE-IN") }) { return nil }
             guard let cueOut = lines.last(where: isCueOut) else { continue }
             let elapsed = segments[start..<index].reduce(0) { $0 + $1.duration }
-            var continuation = "#EXT-X-CUE-OUT-CONT:ElapsedTime=" + String(format: "%.3f", elapsed)
             let value = cueOut.drop { $0 != ":" }.dropFirst()
             let durationText = value.split(separator: ",").lazy.compactMap { part -> Substring? in
                 let pair = part.split(separator: "=", maxSplits: 1)
                 if pair.count == 2 { return pair[0].uppercased() == "DURATION" ? pair[1] : nil }
                 return part
             }.first
-            if let duration = durationText.flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }) {
-                continuation += ",Duration=" + String(format: "%.3f", duration)
-            }
-            return continuation
+            let duration = durationText.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            // An avail whose duration has run out is over, whenever its CUE-IN comes.
+            if let duration, elapsed >= duration - 1e-9 { return nil }
+            return "#EXT-X-CUE-OUT-CONT:ElapsedTime=" + String(format: "%.3f", elapsed)
+                + (duration.map { ",Duration=" + String(format: "%.3f", $0) } ?? "")
         }
         return nil
     }
@@ -189,7 +195,11 @@ public struct LiveWindow: Sendable, Equatable {
     /// other dates would be an error); any other line, or a date that does not read, as it is.
     static func movedOn(_ line: String, by seconds: Double, pass: Int) -> String {
         func moved(_ text: Substring) -> String? {
-            EventJSON.date(iso8601: String(text)).map { EventJSON.iso8601($0.addingTimeInterval(seconds)) }
+            // To the millisecond, rounded: the formatter truncates, and 17.000 + 30.03 came out as 47.029.
+            EventJSON.date(iso8601: String(text)).map { date in
+                // (A twentieth of a millisecond on top: the rounded value itself may sit just below it.)
+                EventJSON.iso8601(Date(timeIntervalSince1970: ((date.timeIntervalSince1970 + seconds) * 1000).rounded() / 1000 + 0.00005))
+            }
         }
         let pdt = "#EXT-X-PROGRAM-DATE-TIME:"
         if line.hasPrefix(pdt) {
