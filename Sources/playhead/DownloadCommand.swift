@@ -126,6 +126,7 @@ struct DownloadCommand: AsyncParsableCommand {
         print(Self.summary(outcome, folder: folder))
         if let failure = outcome.failure {
             if !failure.isCancellation { printError(failure.description) }
+            for other in outcome.otherFailures { printError("also: " + other.description) }
             if let signal = interruption.received { throw ExitCode(128 + signal) }
             throw ExitCode(failure.isUsageError ? 2 : 1)
         }

@@ -143,6 +143,20 @@ import Testing
         #expect(played.status == 0 && played.hashes.count == 900, "\(played.stderr)")
     }
 
+    /// Files that fail beside the one that stops the run are said too (QA32: only the first was).
+    @Test func everyFileThatFailedIsSaid() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        for index in 1...3 { server.setFault(.truncate(afterBytes: 1000), forPath: String(format: "/ts/v0/seg%03d.ts", index)) }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let out = await Download.run([server.url("/ts/v0/index.m3u8"), "--out", folder, "--retries", "0", "--concurrency", "4"])
+        #expect(out.status == 1)
+        let named = (1...3).filter { out.stderr.contains(String(format: "seg%03d.ts", $0)) }
+        #expect(named == [1, 2, 3], "\(out.stderr)")
+        #expect(out.stderr.components(separatedBy: "playhead: also: ").count - 1 == 2, "\(out.stderr)")
+    }
+
     /// Alternate audio: --audio picks by LANGUAGE or NAME; the kept French rendition plays from disk with
     /// FFmpeg's audio frames of the original French playlist, the video FFmpeg's too.
     @Test func keepsTheChosenAudioRenditions() async throws {

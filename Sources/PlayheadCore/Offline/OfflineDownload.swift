@@ -48,6 +48,9 @@ public struct DownloadOutcome: Sendable {
     public var seconds: Double
     /// Why the run stopped before every file was on disk (nil when the folder is complete).
     public var failure: DownloadError?
+    /// The files that failed too, while under way beside the one that stopped the run (no new file starts
+    /// after a failure), in the order they failed.
+    public var otherFailures: [DownloadError] = []
 }
 
 /// F33: downloads a stream into a self-contained folder (see ``DownloadPlanner`` for the layout) and
@@ -135,6 +138,7 @@ public struct OfflineDownload: Sendable {
         var fetchedFiles = 0
         var fetchedBytes = 0
         var failure: DownloadError?
+        var otherFailures: [DownloadError] = []
         var lastSave = started
         let total = manifest.files.count
         var done = manifest.files.count - manifest.pending.count
@@ -172,7 +176,11 @@ public struct OfflineDownload: Sendable {
                     }
                 case let .failure(error):
                     // The first real failure is the one told; a cancellation only when nothing else failed.
-                    if failure == nil || failure?.isCancellation == true { failure = error }
+                    if failure == nil || failure?.isCancellation == true {
+                        failure = error
+                    } else if !error.isCancellation {
+                        otherFailures.append(error)
+                    }
                 }
                 _ = startNext()
             }
@@ -181,7 +189,8 @@ public struct OfflineDownload: Sendable {
         manifest.status = manifest.pending.isEmpty ? .complete : .pending
         if manifest != stored { try manifest.write(folder: folder) }
         return DownloadOutcome(manifest: manifest, resumed: resumed, fetchedFiles: fetchedFiles, fetchedBytes: fetchedBytes,
-                               alreadyOnDisk: alreadyOnDisk, seconds: (ContinuousClock.now - started).secondsDouble, failure: failure)
+                               alreadyOnDisk: alreadyOnDisk, seconds: (ContinuousClock.now - started).secondsDouble, failure: failure,
+                               otherFailures: otherFailures)
     }
 
     /// Fetches one file with retries, checks it, writes it atomically; its size and SHA-256. The body
