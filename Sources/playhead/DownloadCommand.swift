@@ -167,7 +167,7 @@ struct DownloadCommand: AsyncParsableCommand {
         }
         lines += chosen.notes.map { "note: \($0)" }
         let rate = outcome.seconds > 0 ? String(format: " (%.1f Mbit/s)", Double(outcome.fetchedBytes) * 8 / outcome.seconds / 1e6) : ""
-        lines.append("fetched: \(outcome.fetchedFiles) files, \(outcome.fetchedBytes) bytes in \(String(format: "%.2f", outcome.seconds)) s\(rate); "
+        lines.append("fetched: \(outcome.fetchedFiles) file\(outcome.fetchedFiles == 1 ? "" : "s"), \(outcome.fetchedBytes) bytes in \(String(format: "%.2f", outcome.seconds)) s\(rate); "
             + "\(outcome.alreadyOnDisk) already on disk")
         let files = manifest.files.count
         let bytes = manifest.files.reduce(0) { $0 + ($1.size ?? 0) }

@@ -32,7 +32,7 @@ import Testing
         let resumed = await Download.run([url, "--out", folder, "--variant", "1"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(Download.requested(server).sorted() == missing.map { "/fmp4/v1/" + $0.dropFirst("variant/".count) }.sorted())
-        #expect(resumed.stdout.contains("fetched: \(missing.count) files"))
+        #expect(resumed.stdout.contains("fetched: \(missing.count) file\(missing.count == 1 ? "" : "s"), "))
         #expect(try Download.manifestStatus(folder) == "complete")
 
         let whole = await Download.run([url, "--out", reference, "--variant", "1"])

@@ -40,7 +40,7 @@ public struct DownloadOutcome: Sendable {
     public var resumed: Bool
     /// Files fetched by this run (playlists not counted).
     public var fetchedFiles: Int
-    /// Their bytes.
+    /// The bytes that came for them in this run (a resumed file's kept bytes not counted).
     public var fetchedBytes: Int
     /// Files found complete on disk at the start.
     public var alreadyOnDisk: Int
@@ -148,7 +148,7 @@ public struct OfflineDownload: Sendable {
         }
         report()
         let work = manifest.files.indices.filter { manifest.files[$0].status != .complete && manifest.files[$0].kind != .playlist }
-        await withTaskGroup(of: (Int, Result<(size: Int, sha256: String), DownloadError>).self) { group in
+        await withTaskGroup(of: (Int, Result<(size: Int, sha256: String, fetched: Int), DownloadError>).self) { group in
             var next = work.makeIterator()
             var running = 0
             func startNext() -> Bool {
@@ -162,12 +162,12 @@ public struct OfflineDownload: Sendable {
             while let (index, result) = await group.next() {
                 running -= 1
                 switch result {
-                case let .success((size, sha256)):
+                case let .success((size, sha256, fetched)):
                     manifest.files[index].status = .complete
                     manifest.files[index].size = size
                     manifest.files[index].sha256 = sha256
                     fetchedFiles += 1
-                    fetchedBytes += size
+                    fetchedBytes += fetched
                     done += 1
                     report()
                     if ContinuousClock.now - lastSave >= .seconds(1) {
@@ -193,12 +193,12 @@ public struct OfflineDownload: Sendable {
                                otherFailures: otherFailures)
     }
 
-    /// Fetches one file with retries, checks it, writes it atomically; its size and SHA-256. The body
+    /// Fetches one file with retries, checks it, writes it atomically; its size, SHA-256 and the bytes that came now. The body
     /// goes to disk as it arrives (a key, 16 bytes, is checked in memory first). A partial part kept by an
     /// earlier attempt is resumed (see ``ResumeRecord``); a server that refuses the range (416, or a
     /// `Content-Range` that does not start at the kept size) gets one more request for the whole file,
     /// not counted as an attempt.
-    private func fetch(_ file: DownloadFile, folder: String) async -> Result<(size: Int, sha256: String), DownloadError> {
+    private func fetch(_ file: DownloadFile, folder: String) async -> Result<(size: Int, sha256: String, fetched: Int), DownloadError> {
         var attempt = 0
         var delay = settings.retryDelay
         let path = folder + "/" + file.path
@@ -252,9 +252,14 @@ public struct OfflineDownload: Sendable {
             }
             guard let sink else {
                 do { try AtomicFile.write(body, to: path) } catch { return .failure(error) }
-                return .success((body.count, SHA256.hex(of: body)))
+                return .success((body.count, SHA256.hex(of: body), body.count))
             }
-            do { return .success(try sink.finish()) } catch { return .failure(error) }
+            // What came now: a resumed file's kept bytes were fetched by an earlier attempt.
+            let kept = if case let .resumed(at)? = sink.resumeOutcome { at } else { 0 }
+            do {
+                let (size, sha256) = try sink.finish()
+                return .success((size, sha256, size - kept))
+            } catch { return .failure(error) }
         }
     }
 
