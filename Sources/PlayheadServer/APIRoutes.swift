@@ -127,8 +127,13 @@ public enum APIRoutes {
         }
         router.get("/v1/sessions/:id/thumbnail") { request, context in
             await HTTPReply.guarded {
-                try await ThumbnailRoute.response(manager: manager, id: try context.parameters.require("id"),
-                                                  query: { request.uri.queryParameters.get($0) })
+                // A parameter given twice is refused: which one was meant is unknown.
+                let parameters = request.uri.queryParameters
+                for name in ["time", "width", "source"] where parameters.getAll(name).count > 1 {
+                    throw APIError.invalidField(name, "is given \(parameters.getAll(name).count) times; give it once")
+                }
+                return try await ThumbnailRoute.response(manager: manager, id: try context.parameters.require("id"),
+                                                         query: { parameters.get($0) })
             }
         }
         return router
