@@ -59,6 +59,11 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether a timeout (of any phase) ended the transfer.
+    public var isTimeout: Bool {
+        if case .timeout = self { true } else { false }
+    }
+
     /// One line naming the URL and what went wrong, e.g. `HTTP 404 for http://host/a.ts`.
     public var description: String {
         let url = Self.shortened(url)

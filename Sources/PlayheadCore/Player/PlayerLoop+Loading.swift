@@ -9,7 +9,7 @@ extension MediaPlayer {
         setStatus(.initializing, now: now)
         bus.post(.itemChanged(url: itemURL))
         do {
-            let first = try await fetchInLine(itemURL)
+            let first = try await fetchFirstPlaylist(itemURL)
             record(first)
             var media: MediaPlaylist
             var mediaURL = first.effectiveURL
@@ -141,6 +141,33 @@ extension MediaPlayer {
     /// Fetches `url` with nothing else under way (the item's playlists at load) and moves the clock on
     /// by what it cost: the transfer's time, or a timeout's limit when it failed so (on the virtual
     /// clock too; on the real clock the time has passed and `advance` does nothing).
+    /// The item's playlist, its first fetch retried as players retry a manifest (hls.js once after 1 s): a
+    /// failure that may pass (5xx, 408, 429, a transport error; not a timeout) up to ``PlayerConfiguration/fetchRetries``
+    /// times more, after 1, 2 and 4 s (the segments' back-off), each said as NETWORK_ERROR, within the
+    /// session's time limit. A 503 from a busy origin ended every soak session at once.
+    func fetchFirstPlaylist(_ url: String) async throws(PlayheadError) -> NetworkTransfer {
+        var attempt = 0
+        while true {
+            do {
+                return try await fetchInLine(url)
+            } catch {
+                // Not a timeout: it has already cost its limit (60 s for the whole transfer), four of them minutes.
+                guard case let .network(http) = error, http.isRetryable, !http.isTimeout, attempt < configuration.fetchRetries,
+                      !state.loadStoppedAtLimit, !Task.isCancelled else { throw error }
+                let delay = Double(1 << attempt)
+                if let limit = state.sessionLimit, driver.now + delay >= limit { throw error }
+                bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification(for: error, now: driver.now).metadata,
+                                                               playerTime: driver.now)))
+                attempt += 1
+                if driver.isVirtual {
+                    driver.advance(by: delay)
+                } else {
+                    try? await Task.sleep(for: .seconds(delay))
+                }
+            }
+        }
+    }
+
     func fetchInLine(_ url: String) async throws(PlayheadError) -> NetworkTransfer {
         let transfer: NetworkTransfer
         do {
