@@ -1,31 +1,14 @@
 import Foundation
 
-/// What a request body's JSON parser does not say by itself: where a malformed body goes wrong and why, a
-/// comma before a closing bracket (JSONSerialization and JSONDecoder take one), and keys given twice in one
-/// object (JSONDecoder keeps one of them silently).
+/// What a request body's JSON parser does not say by itself: where a malformed body goes wrong and why
+/// (``JSONSyntax``), and keys given twice in one object (JSONDecoder keeps one of them silently).
 enum JSONBodyChecks {
     /// Why `body` is not JSON and where: "it goes wrong at line L, column C (byte offset B): why" (1-based line
-    /// and column, the offset counted from 0), or "it ends too soon: why"; nil when it parses.
+    /// and column, the offset counted from 0), or "it ends too soon: why"; nil when it is JSON.
     static func syntaxError(_ body: Data) -> String? {
-        do {
-            _ = try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
-            return nil
-        } catch {
-            let description = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            // A number beyond a double is well-formed JSON: JSONDecoder names its field.
-            if description.contains("not representable") { return nil }
-            var reason = description
-            if let around = reason.range(of: #"\s*around (line \d+, column \d+|character \d+)\.?$"#, options: .regularExpression) {
-                reason.removeSubrange(around)
-            }
-            reason = reason.trimmingCharacters(in: CharacterSet(charactersIn: ". ")).lowercasedFirst
-            if description.lowercased().contains("end of file") { return "it ends too soon: " + reason }
-            guard let range = description.range(of: #"character \d+"#, options: .regularExpression),
-                  let offset = Int(description[range].dropFirst("character ".count)), offset <= body.count else {
-                return reason
-            }
-            return "it goes wrong at " + position(of: offset, in: body) + ": " + reason
-        }
+        guard let failure = JSONSyntax.check([UInt8](body)) else { return nil }
+        if failure.offset >= body.count { return "it ends too soon: " + failure.reason }
+        return "it goes wrong at " + position(of: failure.offset, in: body) + ": " + failure.reason
     }
 
     /// "line L, column C (byte offset B)" of byte `offset` of `body`.
@@ -37,17 +20,15 @@ enum JSONBodyChecks {
         return "line \(line), column \(column) (byte offset \(offset))"
     }
 
-    /// What is wrong with the structure of `body` (valid JSON to JSONSerialization): a comma right before
-    /// `}` or `]`, or a key given twice in one object (named by its path, `$.ads.zoneId`, `$.tags[2].id`),
-    /// with where; nil when neither.
-    static func structuralProblem(_ body: Data) -> String? {
+    /// A key given twice in one object of `body` (valid JSON), named by its path (`$.ads.zoneId`,
+    /// `$.tags[2].id`), with where; nil when every object's keys are distinct.
+    static func duplicateKey(_ body: Data) -> String? {
         let bytes = [UInt8](body)
         // One entry per open object or array: the keys seen (nil for an array), its path, and for an array the
         // index of the element being read.
         var stack: [(keys: Set<String>?, path: String, element: Int)] = []
         var expectingKey = false
         var lastKey: String?
-        var lastComma: Int?
         var index = 0
         func childPath() -> String {
             guard let parent = stack.last else { return "$" }
@@ -56,9 +37,6 @@ enum JSONBodyChecks {
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
-            case 0x20, 0x09, 0x0A, 0x0D:
-                index += 1
-                continue
             case UInt8(ascii: "{"):
                 stack.append((keys: [], path: childPath(), element: 0))
                 expectingKey = true
@@ -66,17 +44,11 @@ enum JSONBodyChecks {
                 stack.append((keys: nil, path: childPath(), element: 0))
                 expectingKey = false
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                if let comma = lastComma {
-                    return "it goes wrong at " + position(of: comma, in: body) + ": a comma before \(Character(UnicodeScalar(byte)))"
-                }
                 _ = stack.popLast()
                 expectingKey = false
             case UInt8(ascii: ","):
                 expectingKey = stack.last?.keys != nil
                 if stack.last?.keys == nil, !stack.isEmpty { stack[stack.count - 1].element += 1 }
-                lastComma = index
-                index += 1
-                continue
             case UInt8(ascii: "\""):
                 let start = index
                 index += 1
@@ -96,14 +68,9 @@ enum JSONBodyChecks {
             default:
                 break
             }
-            lastComma = nil
             index += 1
         }
         return nil
     }
 }
 
-extension String {
-    /// The text with its first letter in lower case ("Invalid value" → "invalid value").
-    fileprivate var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
-}

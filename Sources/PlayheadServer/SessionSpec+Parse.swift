@@ -153,10 +153,10 @@ enum JSONValue: Decodable {
         if let offset = firstInvalidUTF8Offset(body) {
             throw .malformedJSON("it is not valid UTF-8 (at byte offset \(offset), counted from 0)")
         }
-        // JSONSerialization first: it says what is wrong and where (JSONDecoder says "not valid JSON", or names a
-        // field for a bad escape); then what neither parser refuses (a trailing comma, a key given twice).
+        // The syntax first, said with its place (JSONDecoder says "not valid JSON", or names a field for a bad
+        // escape, and takes a trailing comma); then a key given twice, which it keeps one of.
         if let syntax = JSONBodyChecks.syntaxError(body) { throw .malformedJSON(syntax) }
-        if let problem = JSONBodyChecks.structuralProblem(body) { throw .malformedJSON(problem) }
+        if let problem = JSONBodyChecks.duplicateKey(body) { throw .malformedJSON(problem) }
         let value: JSONValue
         do { value = try JSONDecoder().decode(JSONValue.self, from: body) } catch let DecodingError.dataCorrupted(context) {
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
