@@ -230,9 +230,31 @@ import Testing
         try await Self.expectComplete(folder, changed)
     }
 
-    /// Without a validator to send as If-Range (a server that gave neither ETag nor Last-Modified), a file whose
-    /// size changed is still not spliced: the 206's total differs from the one recorded, and the file restarts.
-    @Test func aFileOfAnotherSizeIsNotSplicedWithoutAValidator() async throws {
+    /// A resume's 206 for a file of another size (a server that ignores If-Range) is not spliced either: the total
+    /// in its Content-Range differs from the one recorded, and the file restarts.
+    @Test func aFileOfAnotherSizeIsNotSpliced() async throws {
+        let (server, root, original) = try Self.server()
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: root) }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try await Self.cutRun(server, folder)
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path + ".playhead-resume"))) as? [String: Any])
+        #expect(record["length"] as? Int == original.count)
+        var changed = Array(original.prefix(Self.cut))
+        changed[10] ^= 0x5A
+        changed += original.dropFirst(Self.cut) + Array(repeating: 0x47, count: 188)
+        try Data(changed).write(to: URL(fileURLWithPath: root + Self.resource), options: .atomic)
+        server.setFault(.ignoreIfRange, forPath: Self.resource)
+        let again = await Self.run(server, folder)
+        #expect(again.stderr.contains("restarted from byte 0: the file is now \(changed.count) bytes, not the \(original.count)"), "\(again.stderr)")
+        let asked = server.requestLog.filter { $0.path == Self.resource }
+        #expect(asked.map(\.rangeHeader) == ["bytes=\(Self.cut)-", nil], "\(asked.map(\.rangeHeader))")
+        try await Self.expectComplete(folder, changed)
+    }
+
+    /// Kept bytes whose answer gave neither ETag nor Last-Modified are not resumed: with nothing to send as
+    /// If-Range, a file changed on the server would be spliced from two versions (QA33).
+    @Test func aPartWithoutAValidatorIsNotResumed() async throws {
         let (server, root, original) = try Self.server()
         defer { server.stop(); try? FileManager.default.removeItem(atPath: root) }
         let folder = Download.folder()
@@ -240,19 +262,14 @@ import Testing
         let path = try await Self.cutRun(server, folder)
         let recordURL = URL(fileURLWithPath: path + ".playhead-resume")
         var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: recordURL)) as? [String: Any])
-        #expect(record["length"] as? Int == original.count)
         record["etag"] = nil
         record["lastModified"] = nil
         try JSONSerialization.data(withJSONObject: record).write(to: recordURL)
-        var changed = Array(original.prefix(Self.cut))
-        changed[10] ^= 0x5A
-        changed += original.dropFirst(Self.cut) + Array(repeating: 0x47, count: 188)
-        try Data(changed).write(to: URL(fileURLWithPath: root + Self.resource), options: .atomic)
         let again = await Self.run(server, folder)
-        #expect(again.stderr.contains("restarted from byte 0: the file is now \(changed.count) bytes, not the \(original.count)"), "\(again.stderr)")
-        let asked = server.requestLog.filter { $0.path == Self.resource }
-        #expect(asked.map(\.rangeHeader) == ["bytes=\(Self.cut)-", nil], "\(asked.map(\.rangeHeader))")
-        try await Self.expectComplete(folder, changed)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("restarted from byte 0: its first \(Self.cut) bytes came with no ETag or Last-Modified to check them against"), "\(again.stderr)")
+        #expect(server.requestLog.filter { $0.path == Self.resource }.map(\.rangeHeader) == [nil])
+        try await Self.expectComplete(folder, original)
     }
 
     /// A range the server cannot satisfy (416: the record claims more bytes than the file has) gets one more

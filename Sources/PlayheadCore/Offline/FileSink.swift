@@ -35,14 +35,19 @@ final class FileSink: HTTPBodySink, @unchecked Sendable {
     private var failure: Int32 = 0
     /// The head of the answer whose bytes the file holds (the kept bytes' record before an answer began).
     private var record: ResumeRecord?
-    private var outcome: ResumeOutcome?
+    private var outcome: ResumeOutcome? {
+        didSet { if let outcome { told?(outcome) } }
+    }
+    private let told: (@Sendable (ResumeOutcome) -> Void)?
     private var changedResource: String?
 
     /// Opens `path`'s temporary file (creating the parent folder): empty, or, with `resume`, holding the
     /// record's bytes (cut to them and hashed). A partial file that cannot be read back is emptied.
+    /// `told` hears what became of a resume as the answer begins (on the client's transfer thread).
     /// - Throws: `DownloadError.folder` naming the path and the system's reason.
-    init(path: String, resume: ResumeRecord? = nil) throws(DownloadError) {
+    init(path: String, resume: ResumeRecord? = nil, told: (@Sendable (ResumeOutcome) -> Void)? = nil) throws(DownloadError) {
         self.path = path
+        self.told = told
         let parent = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)

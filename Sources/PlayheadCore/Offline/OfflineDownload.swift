@@ -205,9 +205,22 @@ public struct OfflineDownload: Sendable {
         var mayResume = true
         while true {
             attempt += 1
+            var record = mayResume && file.kind != .key ? ResumeRecord.read(for: path) : nil
+            if let kept = record, kept.ifRange == nil {
+                // Nothing to ask If-Range with: a file changed on the server would be spliced from two versions.
+                notices("\(file.path): restarted from byte 0: its first \(kept.size) bytes came with no ETag or Last-Modified to check them against")
+                ResumeRecord.discardPartial(for: path)
+                record = nil
+            }
             let sink: FileSink?
             do {
-                sink = file.kind == .key ? nil : try FileSink(path: path, resume: mayResume ? ResumeRecord.read(for: path) : nil)
+                sink = file.kind == .key ? nil : try FileSink(path: path, resume: record) { [notices] outcome in
+                    // Said as the answer begins (a run killed later still said it).
+                    switch outcome {
+                    case let .resumed(at): notices("\(file.path): resumed at byte \(at)")
+                    case let .restarted(_, reason): notices("\(file.path): restarted from byte 0: \(reason)")
+                    }
+                }
             } catch { return .failure(error) }
             let range = sink?.resumeOffset.map { ByteRangeRequest(offset: $0) }
             let headers = sink?.ifRange.map { ["If-Range": $0] } ?? [:]
@@ -215,9 +228,7 @@ public struct OfflineDownload: Sendable {
             do {
                 body = if let sink { try await client.get(file.source, range: range, headers: headers, sink: sink).body }
                        else { try await client.get(file.source).body }
-                tell(sink, file)
             } catch {
-                tell(sink, file)
                 if let failure = sink?.writeFailure { sink?.discard(); return .failure(failure) }
                 if range != nil, let change = sink?.resourceChange {
                     sink?.discard()
@@ -260,16 +271,6 @@ public struct OfflineDownload: Sendable {
                 let (size, sha256) = try sink.finish()
                 return .success((size, sha256, size - kept))
             } catch { return .failure(error) }
-        }
-    }
-
-    /// Says what became of a resume, if one was asked for and an answer began.
-    private func tell(_ sink: FileSink?, _ file: DownloadFile) {
-        switch sink?.resumeOutcome {
-        case let .resumed(at)?: notices("\(file.path): resumed at byte \(at)")
-        case let .restarted(_, reason)?:
-            notices("\(file.path): restarted from byte 0: \(reason)")
-        case nil: break
         }
     }
 
