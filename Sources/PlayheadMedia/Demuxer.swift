@@ -33,7 +33,7 @@ public enum ContainerFormat: String, Sendable {
         case nil:
             // Neither a box nor a TS packet: a BYTERANGE that starts inside the section, or another file.
             let start = bytes.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
-            return "it begins with neither an ISO BMFF box nor an MPEG-TS packet (\(bytes.count) bytes, starting \(start.isEmpty ? "with nothing" : start))"
+            return "it begins with neither a top-level ISO BMFF box (ftyp, moov, …) nor an MPEG-TS packet (\(bytes.count) bytes, starting \(start.isEmpty ? "with nothing" : start))"
         }
         var offset = 0
         var types: [String] = []

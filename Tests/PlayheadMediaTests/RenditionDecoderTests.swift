@@ -200,7 +200,7 @@ struct SplitMix64 {
         #expect(ContainerFormat.initializationProblem(ts) == nil, "a TS init section is not judged")
         // A BYTERANGE that starts inside the moov box (QA32: blamed on every segment as "cannot open").
         let middle = try #require(ContainerFormat.initializationProblem(Array(initSection[1000..<1300])))
-        #expect(middle.hasPrefix("it begins with neither an ISO BMFF box nor an MPEG-TS packet (300 bytes, starting "), "\(middle)")
+        #expect(middle.hasPrefix("it begins with neither a top-level ISO BMFF box (ftyp, moov, …) nor an MPEG-TS packet (300 bytes, starting "), "\(middle)")
     }
 
     @Test func theErrorSaysTheInitializationSectionIsMissing() throws {

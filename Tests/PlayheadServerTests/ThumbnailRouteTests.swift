@@ -39,7 +39,7 @@ import Testing
             #expect(segmentSource.headers[HTTPFields.Element.Name("X-Playhead-Thumbnail-MD5")!] == ChildProcess.framemd5Hashes(segment.stdout)[60])
 
             for (query, field) in [("", "time"), ("?time=x", "time"), ("?time=31", "time"), ("?time=0x10", "time"), ("?time=1e1", "time"),
-                                   ("?time=%2B3", "time"), ("?time=-1", "time"), ("?time=.", "time"), ("?time=5&time=29", "time"), ("?time=5&width=100&width=200", "width"), ("?time=3&width=1", "width"), ("?time=3&source=vtt", "source")] {
+                                   ("?time=%2B3", "time"), ("?time=-1", "time"), ("?time=.", "time"), ("?time=5&time=29", "time"), ("?time=5&witdh=100", "witdh"), ("?time=5&width=100&width=200", "width"), ("?time=3&width=1", "width"), ("?time=3&source=vtt", "source")] {
                 let bad = try await client.execute(uri: "/v1/sessions/\(id)/thumbnail\(query)", method: .get, headers: tests.auth)
                 #expect(bad.status == .badRequest, "\(query)")
                 #expect(try tests.error(bad.body)["field"] as? String == field, "\(query)")

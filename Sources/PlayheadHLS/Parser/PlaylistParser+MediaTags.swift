@@ -158,7 +158,7 @@ extension PlaylistParser {
         }
         key.keyFormat = string(list, "KEYFORMAT", tag)
         key.keyFormatVersions = string(list, "KEYFORMATVERSIONS", tag)
-        if key.keyFormat != nil || key.keyFormatVersions != nil { need(5, tag.line, "KEYFORMAT attributes") }
+        if key.keyFormat != nil || key.keyFormatVersions != nil { need(5, tag.line, "KEYFORMAT or KEYFORMATVERSIONS") }
         return key
     }
 
