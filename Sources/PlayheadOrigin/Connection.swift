@@ -29,7 +29,7 @@ struct Connection {
                 return
             }
             let receivedAt = Date()
-            let applied = core.fault(for: request.path)
+            let applied = core.fault(for: request.path, headers: request.headers)
             let fault = applied?.fault
             let plan = plan(for: request, fault: fault)
             core.log(LoopbackHTTPServer.RequestRecord(

@@ -90,18 +90,20 @@ final class ServerCore: Sendable {
 
     /// The fault for `path`: its own, else the catch-all fault registered for `*`, else the first rule
     /// whose glob matches, has requests left and, with a probability, draws this one. A fault limited to a
-    /// number of requests counts this one and is removed once used up.
-    func fault(for path: String) -> AppliedFault? {
+    /// number of requests counts this one and is removed once used up. A fault about a header (ignore-range,
+    /// ignore-if-range) is for the requests that carry it only, and only those count.
+    func fault(for path: String, headers: [String: String]) -> AppliedFault? {
         state.withLock { state in
             let key = state.faults[path] != nil ? path : "*"
             if var entry = state.faults[key] {
+                guard entry.fault.concerns(headers) else { return nil }
                 if let remaining = entry.remaining {
                     entry.remaining = remaining - 1
                     state.faults[key] = remaining > 1 ? entry : nil
                 }
                 return AppliedFault(fault: entry.fault, rule: nil)
             }
-            for index in state.rules.indices where Glob.matches(state.rules[index].rule.pattern, path) {
+            for index in state.rules.indices where Glob.matches(state.rules[index].rule.pattern, path) && state.rules[index].rule.fault.concerns(headers) {
                 if state.rules[index].remaining == 0 { continue }
                 if let probability = state.rules[index].rule.probability, state.rules[index].generator.unit() >= probability { continue }
                 state.rules[index].remaining = state.rules[index].remaining.map { $0 - 1 }

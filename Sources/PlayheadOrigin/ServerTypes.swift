@@ -55,6 +55,16 @@ extension LoopbackHTTPServer {
 }
 
 extension LoopbackHTTPServer.Fault: CustomStringConvertible {
+    /// Whether the fault has anything to do with a request carrying `headers` (lower-case names): one that
+    /// ignores Range or If-Range only with that header.
+    func concerns(_ headers: [String: String]) -> Bool {
+        switch self {
+        case .ignoreRange: headers["range"] != nil
+        case .ignoreIfRange: headers["if-range"] != nil
+        default: true
+        }
+    }
+
     /// The fault as `playhead origin --fault` writes it: `status:503`, `delay:2.0`, `truncate:1000`,
     /// `corrupt:7`, `stall:1000`, `ignore-range`, `ignore-if-range`, `close`, `redirect:/x`.
     public var description: String {

@@ -23,14 +23,22 @@ import Testing
         core.state.withLock {
             $0.rules = [twice, sometimes].map { ServerCore.RuleEntry(rule: $0, remaining: $0.times, generator: SplitMix64(seed: $0.seed)) }
         }
-        #expect(core.fault(for: "/a.ts")?.rule == "twice")
-        #expect(core.fault(for: "/b.ts")?.fault == .status(503))
-        #expect(core.fault(for: "/a.ts") == nil)
-        let draws = (0..<200).map { _ in core.fault(for: "/x/y")?.fault == .closeConnection }
+        #expect(core.fault(for: "/a.ts", headers: [:])?.rule == "twice")
+        #expect(core.fault(for: "/b.ts", headers: [:])?.fault == .status(503))
+        #expect(core.fault(for: "/a.ts", headers: [:]) == nil)
+        let draws = (0..<200).map { _ in core.fault(for: "/x/y", headers: [:])?.fault == .closeConnection }
         #expect((70...130).contains(draws.count(where: \.self)))
         // A path's own fault comes first.
         core.state.withLock { $0.faults["/x/y"] = ServerCore.FaultEntry(fault: .ignoreRange, remaining: nil) }
-        #expect(core.fault(for: "/x/y")?.fault == .ignoreRange && core.fault(for: "/x/y")?.rule == nil)
+        let ranged = ["range": "bytes=0-9"]
+        #expect(core.fault(for: "/x/y", headers: ranged)?.fault == .ignoreRange && core.fault(for: "/x/y", headers: ranged)?.rule == nil)
+        // A fault about a header is for the requests that carry it only (QA33: times=1 was used up by a plain GET).
+        #expect(core.fault(for: "/x/y", headers: [:]) == nil)
+        let once = LoopbackHTTPServer.FaultRule(pattern: "/r.ts", fault: .ignoreIfRange, times: 1)
+        core.state.withLock { $0.rules = [ServerCore.RuleEntry(rule: once, remaining: 1, generator: SplitMix64(seed: 0))] }
+        #expect(core.fault(for: "/r.ts", headers: ["range": "bytes=5-"]) == nil)
+        #expect(core.fault(for: "/r.ts", headers: ["range": "bytes=5-", "if-range": "\"e\""])?.fault == .ignoreIfRange)
+        #expect(core.fault(for: "/r.ts", headers: ["range": "bytes=5-", "if-range": "\"e\""]) == nil)
     }
 
     @Test func scheduleFinishTimes() {
