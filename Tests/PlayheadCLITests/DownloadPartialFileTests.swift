@@ -51,6 +51,29 @@ import Testing
         return path
     }
 
+    /// Runs a download whose transfer of the resource stalls after ``cut`` bytes, sends it `signal` once those
+    /// bytes are on disk (watched from a thread of its own, not the cooperative pool) and returns its exit status.
+    static func signalWhenCut(_ server: LoopbackHTTPServer, _ folder: String, _ signal: Int32) async throws -> Int32 {
+        server.setFault(.stallAfter(bytes: cut), forPath: resource, times: 1)
+        let process = TestProcess()
+        process.executableURL = URL(fileURLWithPath: CLI.playhead)
+        process.arguments = ["download", server.url("/byterange/index.m3u8"), "--out", folder, "--quiet"]
+        try process.run()
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let deadline = Date().addingTimeInterval(60)
+                while Date() < deadline, process.isRunning {
+                    let parts = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".playhead-part") }
+                    let sizes = parts.compactMap { (try? FileManager.default.attributesOfItem(atPath: folder + "/" + $0))?[.size] as? Int }
+                    if sizes.contains(cut) { break }
+                    usleep(10_000)
+                }
+                kill(process.processIdentifier, signal)
+                continuation.resume(returning: process.terminationStatus)
+            }
+        }
+    }
+
     /// The finished file holds `expected` and the manifest records its SHA-256; --verify passes.
     static func expectComplete(_ folder: String, _ expected: [UInt8]) async throws {
         let path = try localPath(folder)
@@ -103,25 +126,7 @@ import Testing
         defer { server.stop(); try? FileManager.default.removeItem(atPath: root) }
         let folder = Download.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        server.setFault(.stallAfter(bytes: Self.cut), forPath: Self.resource, times: 1)
-        let process = TestProcess()
-        process.executableURL = URL(fileURLWithPath: CLI.playhead)
-        process.arguments = ["download", server.url("/byterange/index.m3u8"), "--out", folder, "--quiet"]
-        try process.run()
-        // The signal once the stalled transfer's bytes are on disk (watched from a thread of its own).
-        let status = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                let deadline = Date().addingTimeInterval(60)
-                while Date() < deadline, process.isRunning {
-                    let parts = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".playhead-part") }
-                    let sizes = parts.compactMap { (try? FileManager.default.attributesOfItem(atPath: folder + "/" + $0))?[.size] as? Int }
-                    if sizes.contains(Self.cut) { break }
-                    usleep(10_000)
-                }
-                kill(process.processIdentifier, SIGINT)
-                continuation.resume(returning: process.terminationStatus)
-            }
-        }
+        let status = try await Self.signalWhenCut(server, folder, SIGINT)
         #expect(status == 130)
         let path = try Self.localPath(folder)
         #expect(FileManager.default.fileExists(atPath: path + ".playhead-resume"))
@@ -140,25 +145,7 @@ import Testing
         defer { server.stop(); try? FileManager.default.removeItem(atPath: root) }
         let folder = Download.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        server.setFault(.stallAfter(bytes: Self.cut), forPath: Self.resource, times: 1)
-        let process = TestProcess()
-        process.executableURL = URL(fileURLWithPath: CLI.playhead)
-        process.arguments = ["download", server.url("/byterange/index.m3u8"), "--out", folder, "--quiet"]
-        try process.run()
-        // SIGKILL once the stalled transfer's bytes are on disk (watched from a thread of its own).
-        let status = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                let deadline = Date().addingTimeInterval(60)
-                while Date() < deadline, process.isRunning {
-                    let parts = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".playhead-part") }
-                    let sizes = parts.compactMap { (try? FileManager.default.attributesOfItem(atPath: folder + "/" + $0))?[.size] as? Int }
-                    if sizes.contains(Self.cut) { break }
-                    usleep(10_000)
-                }
-                kill(process.processIdentifier, SIGKILL)
-                continuation.resume(returning: process.terminationStatus)
-            }
-        }
+        let status = try await Self.signalWhenCut(server, folder, SIGKILL)
         #expect(status == SIGKILL)
         let path = try Self.localPath(folder)
         let record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path + ".playhead-resume"))) as? [String: Any])
