@@ -82,6 +82,16 @@ import Testing
         // Under the limit with a width FFmpeg rounds up to its stride alignment (QA32: its own check failed).
         let under = try RGBImage.decoding(try Self.ffmpegPicture("5792x5792", "under.png", source: "color")).image
         #expect(under.width == 5792 && under.height == 5792)
+        // Within the limit but past FFmpeg's bound on the sides (QA33: the decoder's own error): a PNG header of
+        // 33554432 × 1 is enough, refused before any decoding.
+        var thin = Array(over.prefix(33))
+        thin.replaceSubrange(16..<24, with: [0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01])
+        #expect(StillImageFormat.dimensions(thin)! == (33_554_432, 1))
+        #expect {
+            _ = try RGBImage.decoding(thin)
+        } throws: { error in
+            "\(error)".contains("png picture of 33554432×1 is too long and thin to decode")
+        }
         // A header cut short gives no size (and the decoder's own limit still holds).
         #expect(StillImageFormat.dimensions(Array(over.prefix(20))) == nil)
     }

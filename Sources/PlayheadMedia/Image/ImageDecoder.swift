@@ -91,9 +91,16 @@ extension RGBImage {
             let start = bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: " ")
             throw .imageFailed("not a JPEG, PNG or WebP file (\(bytes.count) bytes, starting \(start.isEmpty ? "with nothing" : start))")
         }
-        if let (width, height) = StillImageFormat.dimensions(bytes), width * height > maxDecodedPixels {
-            throw .imageFailed("\(format.rawValue) picture of \(width)×\(height) is too large to decode: "
-                               + "\(width * height) pixels, more than the limit of \(maxDecodedPixels)")
+        if let (width, height) = StillImageFormat.dimensions(bytes) {
+            if width * height > maxDecodedPixels {
+                throw .imageFailed("\(format.rawValue) picture of \(width)×\(height) is too large to decode: "
+                                   + "\(width * height) pixels, more than the limit of \(maxDecodedPixels)")
+            }
+            // FFmpeg's own bound on a picture's sides (av_image_check_size): a long thin one fails inside it.
+            if (width + 128) * (height + 128) >= Int(Int32.max) / 8 {
+                throw .imageFailed("\(format.rawValue) picture of \(width)×\(height) is too long and thin to decode (FFmpeg takes "
+                                   + "(width + 128) × (height + 128) below \(Int(Int32.max) / 8))")
+            }
         }
         guard let codec = avcodec_find_decoder(format.codecID) else { throw .decoderNotFound(codec: format.rawValue) }
         var context = avcodec_alloc_context3(codec)
