@@ -226,7 +226,7 @@ public struct SoakReport: Sendable, Codable {
                            stall.durationSeconds.map { String(format: "%.2f s", $0) } ?? "not over", stall.lastSegment ?? "?")
                         + ((stall.retriedFetches ?? []).isEmpty ? "" : "; retried fetches around it: " + (stall.retriedFetches ?? []).suffix(3).joined(separator: " | "))
                 }
-                flags.append("stalls: session \(session.id) rebuffered \(session.rebuffers) times" + (details.isEmpty ? "" : ": " + details.joined(separator: "; ")))
+                flags.append("stalls: session \(session.id) rebuffered " + (session.rebuffers == 1 ? "once" : "\(session.rebuffers) times") + (details.isEmpty ? "" : ": " + details.joined(separator: "; ")))
             }
             if session.failed { flags.append("error: session \(session.id) ended in error" + (session.error.map { ": " + $0 } ?? "")) }
         }

@@ -58,6 +58,7 @@ import Testing
         let report = SoakReport(settings: settings(), samples: [SoakSample(elapsedSeconds: 90, running: 1, rebuffers: 1, errors: 0, cpuPercent: 1,
                                                                            rssBytes: 1 << 20, sessions: [figures])])
         let flag = report.flags.first { $0.hasPrefix("stalls: session 3") } ?? ""
+        #expect(flag.hasPrefix("stalls: session 3 rebuffered once: at 40.0 s"), "\(flag)")
         #expect(flag.contains("retried fetches around it: 12.0 s: before | 41.0 s: during"), "\(flag)")
         #expect(!flag.contains("later") && !flag.contains("early"), "\(flag)")
     }
