@@ -155,16 +155,28 @@ extension MediaPlayer {
                 guard case let .network(http) = error, http.isRetryable, !http.isTimeout, attempt < configuration.fetchRetries,
                       !state.loadStoppedAtLimit, !Task.isCancelled else { throw error }
                 let delay = Double(1 << attempt)
-                if let limit = state.sessionLimit, driver.now + delay >= limit { throw error }
                 bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification(for: error, now: driver.now).metadata,
                                                                playerTime: driver.now)))
                 attempt += 1
-                if driver.isVirtual {
-                    driver.advance(by: delay)
-                } else {
-                    try? await Task.sleep(for: .seconds(delay))
+                if let limit = state.sessionLimit, driver.now + delay >= limit {
+                    // The session's time runs out during the wait: it stops at its limit, as a load the limit cuts
+                    // does (QA34: it ended at once, in error, though the next try would have come after the limit).
+                    await pause(max(0, limit - driver.now))
+                    state.loadStoppedAtLimit = true
+                    throw PlayheadError.unexpectedPlaylist(url: url, detail: "the session's time ran out while it waited to fetch the playlist again")
                 }
+                await pause(delay)
             }
+        }
+    }
+
+    /// Lets `seconds` of session time pass while the session loads: on the virtual clock at once, on the real
+    /// one by sleeping.
+    private func pause(_ seconds: Double) async {
+        if driver.isVirtual {
+            driver.advance(by: seconds)
+        } else {
+            try? await Task.sleep(for: .seconds(seconds))
         }
     }
 
