@@ -11,6 +11,15 @@ enum JSONBodyChecks {
         return "it goes wrong at " + position(of: failure.offset, in: body) + ": " + failure.reason
     }
 
+    /// A member's step in a path: `.name` for a plain name, `["a.b"]` for any other (a dot, a space, empty).
+    static func member(_ key: String) -> String {
+        let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" }
+            && !("0"..."9").contains(key.unicodeScalars.first!)
+        if plain { return "." + key }
+        let quoted = (try? JSONEncoder().encode(key)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\(key)\""
+        return "[\(quoted)]"
+    }
+
     /// "line L, column C (byte offset B)" of byte `offset` of `body`.
     static func position(of offset: Int, in body: Data) -> String {
         let before = body.prefix(offset)
@@ -32,7 +41,7 @@ enum JSONBodyChecks {
         var index = 0
         func childPath() -> String {
             guard let parent = stack.last else { return "$" }
-            return parent.keys != nil ? "\(parent.path).\(lastKey ?? "?")" : "\(parent.path)[\(parent.element)]"
+            return parent.keys != nil ? parent.path + member(lastKey ?? "?") : "\(parent.path)[\(parent.element)]"
         }
         while index < bytes.count {
             let byte = bytes[index]
@@ -59,7 +68,7 @@ enum JSONBodyChecks {
                     let token = Data(bytes[start...min(index, bytes.count - 1)])
                     let key = (try? JSONDecoder().decode(String.self, from: token)) ?? String(decoding: token, as: UTF8.self)
                     if top.keys?.insert(key).inserted == false {
-                        return "\(top.path).\(key) is given twice (the second at \(position(of: start, in: body)))"
+                        return "\(top.path + member(key)) is given twice (the second at \(position(of: start, in: body)))"
                     }
                     stack.append(top)
                     lastKey = key

@@ -17,6 +17,9 @@ struct JSONSyntax {
 
     /// Checks `bytes` as one JSON value, with nothing but whitespace around it.
     static func check(_ bytes: [UInt8]) -> Failure? {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            return Failure(offset: 0, reason: "a byte order mark (EF BB BF): JSON is sent without one (RFC 8259 §8.1)")
+        }
         var run = JSONSyntax(bytes: bytes)
         do {
             run.skipWhitespace()
@@ -186,8 +189,10 @@ struct JSONSyntax {
         index += expected.count
     }
 
-    /// A byte as a message shows it: the character in quotes, or its code for a control character.
+    /// A byte as a message shows it: the character in quotes, its code for a control character, or "a
+    /// non-ASCII character" for the first byte of one (UTF-8 takes several).
     static func shown(_ byte: UInt8) -> String {
-        byte < 0x20 || byte == 0x7F ? String(format: "U+%04X", byte) : "'\(Character(UnicodeScalar(byte)))'"
+        if byte >= 0x80 { return "a non-ASCII character" }
+        return byte < 0x20 || byte == 0x7F ? String(format: "U+%04X", byte) : "'\(Character(UnicodeScalar(byte)))'"
     }
 }

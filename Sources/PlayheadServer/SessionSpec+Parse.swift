@@ -192,9 +192,9 @@ enum JSONValue: Decodable {
         else {
             do { self = .object(try container.decode([String: JSONValue].self)) } catch DecodingError.typeMismatch(_, let context)
                 where context.codingPath.count == decoder.codingPath.count {
-                // Not an object either: in valid JSON, only a number too large for a Double gets here.
+                // Not an object either: in valid JSON, only a number a Double cannot hold gets here.
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                        debugDescription: "a number out of range (beyond ±1.8e308)"))
+                                                        debugDescription: "a number a double cannot hold (beyond ±1.8e308, or too near 0 to tell from it)"))
             }
         }
     }

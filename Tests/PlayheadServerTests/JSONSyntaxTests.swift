@@ -27,9 +27,19 @@ import Testing
         (#"{"a": "\uD800\u0041"}"#, 7, #"\uD800 is a high surrogate without a low one after it"#),
         (#"{"a": 1} x"#, 9, "more text after the JSON value"),
         ("", 0, "a value should come here, and the text ends"),
+        ("\u{FEFF}{}", 0, "a byte order mark (EF BB BF): JSON is sent without one (RFC 8259 §8.1)"),
+        ("{\"a\": é}", 6, "expected a value (an object, array, string, number, true, false or null), found a non-ASCII character"),
     ])
     func malformedDocumentsAreRefusedWhereTheyGoWrong(_ text: String, offset: Int, reason: String) {
         #expect(JSONSyntax.check(Array(text.utf8)) == JSONSyntax.Failure(offset: offset, reason: reason), "\(text)")
+    }
+
+    /// A key that is no plain name is written quoted in a path, so "a.b" cannot read as two keys (QA34).
+    @Test func pathsQuoteKeysThatAreNoPlainNames() {
+        #expect(JSONBodyChecks.member("zoneId") == ".zoneId" && JSONBodyChecks.member("é_1") == ".é_1")
+        #expect(JSONBodyChecks.member("a.b") == #"["a.b"]"# && JSONBodyChecks.member("") == #"[""]"# && JSONBodyChecks.member("1a") == #"["1a"]"#)
+        let body = Data(#"{"x": [{"a.b": 1, "a.b": 2}]}"#.utf8)
+        #expect(JSONBodyChecks.duplicateKey(body)?.hasPrefix(#"$.x[0]["a.b"] is given twice"#) == true, "\(JSONBodyChecks.duplicateKey(body) ?? "")")
     }
 
     @Test func nestingIsLimited() {
