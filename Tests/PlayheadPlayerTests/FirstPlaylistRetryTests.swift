@@ -36,13 +36,15 @@ import Testing
         #expect(server.requestLog.filter { $0.path == "/ts/v0/index.m3u8" }.count == PlayerConfiguration.defaultFetchRetries + 1)
     }
 
-    /// A session whose time runs out while it waits to try again stops at its limit, not in error (QA34).
-    @Test func theSessionsLimitDuringTheWaitStopsIt() async throws {
+    /// A session whose time runs out while it waits to try again ends at its limit (QA34: it ended at once), in
+    /// error with the failure: it never had its playlist.
+    @Test func theSessionsLimitDuringTheWaitEndsItThere() async throws {
         let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         defer { server.stop() }
         server.setFault(.status(503), forPath: "/ts/v0/index.m3u8", times: 2)
         let run = await PlayerFixtures.playVirtual(server.url("/ts/v0/index.m3u8"), configure: { $0.mode = .demux }, maxSessionSeconds: 2)
-        #expect(run.report.finalStatus == .stopped, "\(run.report.error ?? "")")
+        #expect(run.report.finalStatus == .error)
+        #expect(run.report.error?.contains("HTTP 503") == true, "\(run.report.error ?? "")")
         #expect(abs(run.report.sessionSeconds - 2) < 1e-6, "\(run.report.sessionSeconds)")
         #expect(networkErrors(run).count == 2)
     }
