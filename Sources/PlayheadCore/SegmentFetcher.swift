@@ -34,9 +34,8 @@ public struct FetchedSegment: Sendable {
 public actor SegmentFetcher {
     private let network: any PlayerNetwork
     private var keys: [String: [UInt8]] = [:]
-    private var initSections: [String: [UInt8]] = [:]
-    /// Init sections whose problem was said already.
-    private var reportedInitProblems: Set<String> = []
+    /// Each init section fetched (decrypted), with what is wrong with it, judged once when it came.
+    private var initSections: [String: (bytes: [UInt8], problem: String?)] = [:]
 
     /// Creates a fetcher on `network`.
     public init(network: any PlayerNetwork) {
@@ -53,14 +52,12 @@ public actor SegmentFetcher {
         var initializationProblem: String?
         var firstUseOfProblem = false
         if let map = segment.map {
-            initBytes = try await initSection(map, key: map.key, mediaSequence: segment.mediaSequence,
-                                              baseURL: baseURL, at: seconds, elapsed: &elapsed, fetched: &fetched)
-            if let problem = ContainerFormat.initializationProblem(initBytes) {
-                let mapURL = (try? ResourceURL.resolve(map.uri, against: baseURL)) ?? map.uri
-                initializationProblem = "the initialization section \(mapURL)"
-                    + (map.byteRange.map { " (BYTERANGE \($0.length)@\($0.offset))" } ?? "") + " is unusable: " + problem
-                firstUseOfProblem = reportedInitProblems.insert(mapURL + (map.byteRange.map { "@\($0.offset)+\($0.length)" } ?? "")).inserted
-            }
+            let section = try await initSection(map, key: map.key, mediaSequence: segment.mediaSequence,
+                                                baseURL: baseURL, at: seconds, elapsed: &elapsed, fetched: &fetched)
+            initBytes = section.bytes
+            initializationProblem = section.problem
+            // Said once, by the segment that fetched it.
+            firstUseOfProblem = section.fetchedNow
         }
         let transfer = try await network.fetch(url, range: segment.byteRange.map(Self.request), at: seconds + elapsed)
         elapsed += transfer.seconds
@@ -100,11 +97,13 @@ public actor SegmentFetcher {
         ByteRangeRequest(offset: range.offset, length: range.length)
     }
 
-    private func initSection(_ map: MediaInitializationSection, key: SegmentKey?, mediaSequence: Int, baseURL: String,
-                             at seconds: Double, elapsed: inout Double, fetched: inout Int) async throws(PlayheadError) -> [UInt8] {
+    /// The init section's bytes (fetched once, decrypted), what is wrong with it (named by URL and range),
+    /// and whether this call fetched it.
+    private func initSection(_ map: MediaInitializationSection, key: SegmentKey?, mediaSequence: Int, baseURL: String, at seconds: Double,
+                             elapsed: inout Double, fetched: inout Int) async throws(PlayheadError) -> (bytes: [UInt8], problem: String?, fetchedNow: Bool) {
         let url = try ResourceURL.resolve(map.uri, against: baseURL)
         let cacheKey = url + (map.byteRange.map { "@\($0.offset)+\($0.length)" } ?? "")
-        if let cached = initSections[cacheKey] { return cached }
+        if let cached = initSections[cacheKey] { return (cached.bytes, cached.problem, false) }
         let transfer = try await network.fetch(url, range: map.byteRange.map(Self.request), at: seconds + elapsed)
         elapsed += transfer.seconds
         fetched += transfer.body.count
@@ -113,8 +112,11 @@ public actor SegmentFetcher {
             bytes = try await decrypt(bytes, key: key, mediaSequence: mediaSequence, url: url, baseURL: baseURL,
                                       at: seconds, elapsed: &elapsed, fetched: &fetched).get(or: url)
         }
-        initSections[cacheKey] = bytes
-        return bytes
+        let problem = ContainerFormat.initializationProblem(bytes).map { problem in
+            "the initialization section \(url)" + (map.byteRange.map { " (BYTERANGE \($0.length)@\($0.offset))" } ?? "") + " is unusable: " + problem
+        }
+        initSections[cacheKey] = (bytes, problem)
+        return (bytes, problem, true)
     }
 
     /// Decrypts `bytes` as `key` says. A key that cannot be had (its fetch fails, it is not 16 bytes) or an

@@ -35,41 +35,42 @@ public enum ContainerFormat: String, Sendable {
             let start = bytes.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
             return "it begins with neither a top-level ISO BMFF box (ftyp, moov, …) nor an MPEG-TS packet (\(bytes.count) bytes, starting \(start.isEmpty ? "with nothing" : start))"
         }
+        let walk = boxes(bytes)
+        if let broken = walk.broken {
+            guard broken.size >= 8 else { return "its \(broken.type) box at byte \(broken.offset) has an impossible size of \(broken.size) bytes" }
+            return "its \(broken.type) box at byte \(broken.offset) is \(broken.size) bytes long, but the section ends \(bytes.count - broken.offset) "
+                + "bytes into it (cut short: an EXT-X-MAP BYTERANGE that does not cover the whole section?)"
+        }
+        let types = walk.whole.map(\.type)
+        return types.contains("moov") ? nil : "it has no moov box (its boxes: \(types.joined(separator: ", ")))"
+    }
+
+    /// One ISO BMFF box's header: its type, where it starts and how long it says it is.
+    typealias BoxHeader = (type: String, offset: Int, size: Int)
+
+    /// The top-level boxes of `bytes` in order, as far as their sizes hold together (at most `limit`): the
+    /// whole ones, and the first whose size is impossible or runs past the end. A size of 0 runs to the end;
+    /// 1 is followed by a 64-bit size.
+    static func boxes(_ bytes: [UInt8], limit: Int = .max) -> (whole: [BoxHeader], broken: BoxHeader?) {
+        var whole: [BoxHeader] = []
         var offset = 0
-        var types: [String] = []
-        while offset + 8 <= bytes.count {
+        while offset + 8 <= bytes.count, whole.count < limit {
             var size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
             let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
             if size == 1, offset + 16 <= bytes.count { size = bytes[offset + 8..<offset + 16].reduce(0) { ($0 << 8) | Int($1) } }
             if size == 0 { size = bytes.count - offset }
-            guard size >= 8 else { return "its \(type) box at byte \(offset) has an impossible size of \(size) bytes" }
-            if size > bytes.count - offset {
-                return "its \(type) box at byte \(offset) is \(size) bytes long, but the section ends \(bytes.count - offset) bytes into it (cut short: "
-                    + "an EXT-X-MAP BYTERANGE that does not cover the whole section?)"
-            }
-            types.append(type)
+            guard size >= 8, size <= bytes.count - offset else { return (whole, (type, offset, size)) }
+            whole.append((type, offset, size))
             offset += size
         }
-        return types.contains("moov") ? nil : "it has no moov box (its boxes: \(types.joined(separator: ", ")))"
+        return (whole, nil)
     }
 
     /// The types of the ISO BMFF boxes at the top level of `bytes`, in order, as far as their sizes
     /// hold together (at most 64).
     public static func topLevelBoxes(_ bytes: [UInt8]) -> [String] {
-        var types: [String] = []
-        var offset = 0
-        while offset + 8 <= bytes.count, types.count < 64 {
-            var size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-            types.append(String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self))
-            if size == 1, offset + 16 <= bytes.count {
-                size = bytes[offset + 8..<offset + 16].reduce(0) { ($0 << 8) | Int($1) }
-            } else if size == 0 {
-                break
-            }
-            guard size >= 8, size <= bytes.count - offset else { break }
-            offset += size
-        }
-        return types
+        let walk = boxes(bytes, limit: 64)
+        return Array((walk.whole.map(\.type) + (walk.broken.map { [$0.type] } ?? [])).prefix(64))
     }
 }
 

@@ -131,6 +131,11 @@ final class TransferBox {
 
     private var isFileURL: Bool { ticket.url.lowercased().hasPrefix("file:") }
 
+    /// A streamed 206 that is not the range asked for, as libcurl's range error (33).
+    private func rangeError(_ mismatch: RangeMismatch) -> HTTPError {
+        .transport(url: ticket.url, curlCode: Int(CURLE_RANGE_ERROR.rawValue), message: mismatch.reason)
+    }
+
     /// Tells the sink where the body begins, once: a 206's `Content-Range` is checked against the range
     /// asked for first (a mismatch stops the transfer); libcurl cuts a file:// range itself.
     private func beginSink(status: Int) -> Bool {
@@ -178,7 +183,7 @@ final class TransferBox {
         case CURLE_OK: break
         case CURLE_WRITE_ERROR where stoppedAtCutoff: break
         case CURLE_WRITE_ERROR where sinkMismatch != nil:
-            return .failure(.transport(url: url, curlCode: Int(CURLE_RANGE_ERROR.rawValue), message: sinkMismatch?.reason ?? ""))
+            return .failure(rangeError(sinkMismatch!))
         case CURLE_WRITE_ERROR where stoppedAtLimit:
             return .failure(.tooLarge(url: url, limit: maxBodyBytes ?? 0))
         case CURLE_OPERATION_TIMEDOUT:
@@ -202,11 +207,11 @@ final class TransferBox {
         if ticket.sink != nil {
             // The body went to the sink (an empty one is announced now), a 206's range checked at its start.
             if !beginSink(status: status) {
-                return .failure(sinkMismatch.map { .transport(url: url, curlCode: Int(CURLE_RANGE_ERROR.rawValue), message: $0.reason) }
+                return .failure(sinkMismatch.map(rangeError)
                     ?? .transport(url: url, curlCode: Int(CURLE_WRITE_ERROR.rawValue), message: "the body's sink refused it"))
             }
             if let (range, header) = sinkRange, let mismatch = RangeCheck.countMismatch(receivedBytes, range, header: header) {
-                return .failure(.transport(url: url, curlCode: Int(CURLE_RANGE_ERROR.rawValue), message: mismatch.reason))
+                return .failure(rangeError(mismatch))
             }
             let partial = sinkRange != nil || (isFile && ticket.range != nil)
             return .success(HTTPResponse(

@@ -142,7 +142,7 @@ struct Connection {
     /// or the server stopped.
     private func send(head: [UInt8], plan: ResponsePlan, length: Int) -> Bool {
         let shaper = core.state.withLock { $0.shaper }
-        if shaper == nil, plan.fileRegion == nil { return send(head: head, body: plan.body.prefix(length)) }
+        if shaper == nil, plan.fileRegion == nil { return Socket.sendAll(fd, (head + plan.body.prefix(length))[...]) }
         guard Socket.sendAll(fd, head[...]) else { return false }
         var offset = 0
         while offset < length {
@@ -152,22 +152,6 @@ struct Connection {
             // A file that shrank under the answer: the connection ends short of its Content-Length.
             guard !bytes.isEmpty, Socket.sendAll(fd, bytes[...]) else { return false }
             offset += bytes.count
-        }
-        return true
-    }
-
-    /// Sends a head and body: at once, or with the body paced by the server's link when it has one.
-    /// `false` when the peer went away or the server stopped.
-    private func send(head: [UInt8], body: ArraySlice<UInt8>) -> Bool {
-        guard let shaper = core.state.withLock({ $0.shaper }), !body.isEmpty else {
-            return Socket.sendAll(fd, (head + body)[...])
-        }
-        guard Socket.sendAll(fd, head[...]) else { return false }
-        var offset = body.startIndex
-        while offset < body.endIndex {
-            let end = min(body.endIndex, offset + shaper.chunkSize())
-            guard pause(until: shaper.reserve(bytes: end - offset)), Socket.sendAll(fd, body[offset..<end]) else { return false }
-            offset = end
         }
         return true
     }

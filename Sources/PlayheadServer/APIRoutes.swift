@@ -127,15 +127,8 @@ public enum APIRoutes {
         }
         router.get("/v1/sessions/:id/thumbnail") { request, context in
             await HTTPReply.guarded {
-                // A parameter given twice is refused (which one was meant is unknown), and one the route does not
-                // know (a misspelled width would be dropped without a word).
                 let parameters = request.uri.queryParameters
-                if let unknown = parameters.map({ String($0.key) }).sorted().first(where: { !["time", "width", "source"].contains($0) }) {
-                    throw APIError.unknownField(unknown)
-                }
-                for name in ["time", "width", "source"] where parameters.getAll(name).count > 1 {
-                    throw APIError.invalidField(name, "is given \(parameters.getAll(name).count) times; give it once")
-                }
+                try ThumbnailRoute.checkParameters(names: parameters.map { String($0.key) })
                 return try await ThumbnailRoute.response(manager: manager, id: try context.parameters.require("id"),
                                                          query: { parameters.get($0) })
             }

@@ -99,6 +99,9 @@ public struct SoakSessionFigures: Sendable, Codable, Equatable {
     /// Live: how far the playback position is behind the live edge (the end of the last segment the
     /// playlist lists), seconds, 0 or more (in process only).
     public var edgeDistanceSeconds: Double? = nil
+
+    /// Whether the session still runs (not completed, stopped or in error).
+    public var isRunning: Bool { !["completed", "stopped", "error"].contains(status) }
 }
 
 /// One stall of a soak session, with what the player knew then.
@@ -171,7 +174,7 @@ public struct SoakSample: Sendable, Codable {
     /// The summary line printed every interval (with the mean distance to the live edge when known).
     public var line: String {
         // Of the sessions still playing: one that ended keeps its last distance, which says nothing now.
-        let edges = sessions.filter { !["completed", "stopped", "error"].contains($0.status) }.compactMap(\.edgeDistanceSeconds)
+        let edges = sessions.filter(\.isRunning).compactMap(\.edgeDistanceSeconds)
         let edge = edges.isEmpty ? "" : String(format: "  behind live edge %.1f–%.1f s", edges.min()!, edges.max()!)
         return String(format: "soak %6.0f s  running %3d  rebuffers %3d  errors %2d  cpu %6.1f %%  rss %7.1f MiB  rss/session %@ MiB",
                       elapsedSeconds, running, rebuffers, errors, cpuPercent, Double(rssBytes) / 1_048_576,

@@ -57,7 +57,7 @@ public enum SoakRunner {
             let now = Date()
             let cpu = (stats.cpuSeconds - last.cpu) / max(now.timeIntervalSince(last.time), 0.001) * 100
             last = (now, stats.cpuSeconds)
-            let running = sessions.filter { !["completed", "stopped", "error"].contains($0.status) }.count
+            let running = sessions.filter(\.isRunning).count
             let sample = SoakSample(elapsedSeconds: now.timeIntervalSince(started), running: running,
                                     rebuffers: sessions.map(\.rebuffers).reduce(0, +), errors: sessions.filter(\.failed).count,
                                     cpuPercent: cpu, rssBytes: stats.residentBytes, sessions: sessions)

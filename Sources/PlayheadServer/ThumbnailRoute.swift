@@ -9,6 +9,19 @@ enum ThumbnailRoute {
     /// Widest picture the route scales to.
     static let maxWidth = 4096
 
+    /// The query parameters the route takes.
+    static let parameterNames = ["time", "width", "source"]
+
+    /// Refuses a query that names a parameter the route does not know (a misspelled width would be dropped
+    /// without a word) or one more than once (which one was meant is unknown); `names` as the query gives them.
+    static func checkParameters(names: [String]) throws(APIError) {
+        if let unknown = names.sorted().first(where: { !parameterNames.contains($0) }) { throw .unknownField(unknown) }
+        for name in parameterNames {
+            let count = names.count { $0 == name }
+            if count > 1 { throw .invalidField(name, "is given \(count) times; give it once") }
+        }
+    }
+
     /// `text` as decimal seconds (`7`, `7.25`, `.5`), or nil: Swift's `Double(_:)` alone would also take
     /// `0x10` (16), `1e1`, `+3` and `inf`.
     static func seconds(_ text: String) -> Double? {

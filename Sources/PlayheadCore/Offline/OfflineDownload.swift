@@ -230,16 +230,12 @@ public struct OfflineDownload: Sendable {
                        else { try await client.get(file.source).body }
             } catch {
                 if let failure = sink?.writeFailure { sink?.discard(); return .failure(failure) }
-                if range != nil, let change = sink?.resourceChange {
+                // The kept bytes cannot be continued (another file now, or the range refused): the whole file, once
+                // more, not counted as an attempt.
+                if let range, let why = sink?.resourceChange ?? (sink?.resumeOutcome == nil && Self.refusesRange(error)
+                    ? "the server did not resume at byte \(range.offset) (\(error.description))" : nil) {
                     sink?.discard()
-                    notices("\(file.path): restarted from byte 0: \(change)")
-                    mayResume = false
-                    attempt -= 1
-                    continue
-                }
-                if let range, sink?.resumeOutcome == nil, Self.refusesRange(error) {
-                    sink?.discard()
-                    notices("\(file.path): restarted from byte 0: the server did not resume at byte \(range.offset) (\(error.description))")
+                    notices("\(file.path): restarted from byte 0: \(why)")
                     mayResume = false
                     attempt -= 1
                     continue

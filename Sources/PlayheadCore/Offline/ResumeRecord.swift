@@ -2,15 +2,14 @@ import Foundation
 import PlayheadNet
 
 /// What a download keeps beside a partial file (`PATH.playhead-part`) so that the next attempt can ask for
-/// the rest: `PATH.playhead-resume`, a small JSON sidecar written atomically (``AtomicFile``) after the
-/// partial file's bytes were flushed.
+/// the rest: `PATH.playhead-resume`, a small JSON sidecar written atomically (``AtomicFile``).
 ///
-/// Its presence means: the partial file's first ``size`` bytes are the first bytes of the resource the
-/// validators name. It is written only when a transfer stopped (interruption, transfer failure, retry),
-/// removed before a partial file is truncated for a restart, and removed with the partial file once the
-/// file is complete; a partial file without it (a process killed outright before it was written) is not
-/// trusted and is deleted. Appending to a partial file keeps the claim true, so the sidecar may stay
-/// meanwhile. The manifest is not involved: a file with a partial part stays `pending`.
+/// Its presence means: the partial file's first ``size`` bytes (every byte, while ``growing``) are the first
+/// bytes of the resource the validators name. It is written, growing, when an answer's body begins, and
+/// again with the exact size, after the bytes were flushed, when a transfer stops (interruption, failure,
+/// retry); it is removed before a partial file is truncated for a restart, and with the partial file once
+/// the file is complete. A partial file without it is not trusted and is deleted. The manifest is not
+/// involved: a file with a partial part stays `pending`.
 struct ResumeRecord: Codable, Equatable {
     /// The sidecar's suffix, after the file's path.
     static let suffix = ".playhead-resume"
@@ -22,7 +21,7 @@ struct ResumeRecord: Codable, Equatable {
     /// The resource's `Last-Modified` when the bytes came.
     var lastModified: String?
     /// The whole resource's size, when the answer told it: a resume whose answer gives another size
-    /// restarts the file (the check that remains when the server gave no validator for `If-Range`).
+    /// restarts the file (a server that ignores `If-Range`).
     var length: Int?
 
     /// Set while an answer's body is being written: the partial file may hold more than ``size`` bytes, every

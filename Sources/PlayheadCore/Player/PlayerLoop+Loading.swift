@@ -138,9 +138,6 @@ extension MediaPlayer {
         }
     }
 
-    /// Fetches `url` with nothing else under way (the item's playlists at load) and moves the clock on
-    /// by what it cost: the transfer's time, or a timeout's limit when it failed so (on the virtual
-    /// clock too; on the real clock the time has passed and `advance` does nothing).
     /// The item's playlist, its first fetch retried as players retry a manifest (hls.js once after 1 s): a
     /// failure that may pass (5xx, 408, 429, a transport error; not a timeout) up to ``PlayerConfiguration/fetchRetries``
     /// times more, after 1, 2 and 4 s (the segments' back-off), each said as NETWORK_ERROR, within the
@@ -179,6 +176,9 @@ extension MediaPlayer {
         }
     }
 
+    /// Fetches `url` with nothing else under way (the item's playlists at load) and moves the clock on
+    /// by what it cost: the transfer's time, or a timeout's limit when it failed so (on the virtual
+    /// clock too; on the real clock the time has passed and `advance` does nothing).
     func fetchInLine(_ url: String) async throws(PlayheadError) -> NetworkTransfer {
         let transfer: NetworkTransfer
         do {
