@@ -1,11 +1,16 @@
+import Foundation
+
 /// A JSON syntax check (RFC 8259) that says what is wrong and at which byte, for request bodies: Foundation's
 /// parsers take a comma before `}` or `]`, and say "end of file" for a misspelled `true` or name no place for
-/// a bad `\u` escape. The body is UTF-8 already (checked before); nesting is limited.
+/// a bad `\u` escape. The body is UTF-8 already (checked before); nesting is limited. Well-formed JSON with a
+/// key given twice in one object (JSONDecoder keeps one of them silently) fails too, naming the key's path.
 struct JSONSyntax {
-    /// What is wrong, and the byte (counted from 0) where it is seen; `offset == count` at the end.
+    /// What is wrong, and the byte (counted from 0) where it is seen; `offset == count` at the end. For a key
+    /// given twice, `duplicateKey` is its path (`$.ads.zoneId`, `$.tags[2].id`) and `offset` the second one's.
     struct Failure: Error, Equatable {
         var offset: Int
         var reason: String
+        var duplicateKey: String? = nil
     }
 
     /// The deepest nesting of objects and arrays taken.
@@ -14,6 +19,8 @@ struct JSONSyntax {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
+    /// The first key given twice, said only when the document is well-formed.
+    private var duplicate: Failure?
 
     /// Checks `bytes` as one JSON value, with nothing but whitespace around it.
     static func check(_ bytes: [UInt8]) -> Failure? {
@@ -26,7 +33,7 @@ struct JSONSyntax {
             try run.value()
             run.skipWhitespace()
             if run.index < bytes.count { throw Failure(offset: run.index, reason: "more text after the JSON value") }
-            return nil
+            return run.duplicate
         } catch {
             return error as? Failure
         }
@@ -42,11 +49,12 @@ struct JSONSyntax {
 
     private func fail(_ reason: String, at offset: Int? = nil) -> Failure { Failure(offset: offset ?? index, reason: reason) }
 
-    private mutating func value() throws(Failure) {
+    /// The value at `path` (`$` for the document).
+    private mutating func value(at path: String = "$") throws(Failure) {
         guard let byte = current else { throw fail("a value should come here, and the text ends") }
         switch byte {
-        case UInt8(ascii: "{"): try container(close: UInt8(ascii: "}"))
-        case UInt8(ascii: "["): try container(close: UInt8(ascii: "]"))
+        case UInt8(ascii: "{"): try container(close: UInt8(ascii: "}"), at: path)
+        case UInt8(ascii: "["): try container(close: UInt8(ascii: "]"), at: path)
         case UInt8(ascii: "\""): try string()
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
         case UInt8(ascii: "t"): try literal("true")
@@ -56,9 +64,12 @@ struct JSONSyntax {
         }
     }
 
-    /// An object (`close` is `}`: members `"key": value`) or an array (`]`: values).
-    private mutating func container(close: UInt8) throws(Failure) {
+    /// An object (`close` is `}`: members `"key": value`) or an array (`]`: values) at `path`.
+    private mutating func container(close: UInt8, at path: String) throws(Failure) {
         let isObject = close == UInt8(ascii: "}")
+        var keys: Set<String> = []
+        var element = 0
+        var memberPath = path
         let open = index
         index += 1
         depth += 1
@@ -75,13 +86,21 @@ struct JSONSyntax {
                 guard current == UInt8(ascii: "\"") else {
                     throw fail(current == nil ? "the object opened at byte \(open) is never closed" : "expected a key in double quotes, found \(Self.shown(current!))")
                 }
+                let keyStart = index
                 try string()
+                let token = Data(bytes[keyStart..<index])
+                let key = (try? JSONDecoder().decode(String.self, from: token)) ?? String(decoding: token, as: UTF8.self)
+                memberPath = path + JSONBodyChecks.member(key)
+                if !keys.insert(key).inserted, duplicate == nil {
+                    duplicate = Failure(offset: keyStart, reason: "a key given twice", duplicateKey: memberPath)
+                }
                 skipWhitespace()
                 guard current == UInt8(ascii: ":") else { throw fail(current == nil ? "a ':' should follow the key, and the text ends" : "expected ':' after the key, found \(Self.shown(current!))") }
                 index += 1
                 skipWhitespace()
             }
-            try value()
+            try value(at: isObject ? memberPath : "\(path)[\(element)]")
+            element += 1
             skipWhitespace()
             guard let byte = current else { throw fail("the \(isObject ? "object" : "array") opened at byte \(open) is never closed") }
             if byte == close {

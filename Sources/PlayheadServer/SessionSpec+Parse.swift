@@ -154,9 +154,8 @@ enum JSONValue: Decodable {
             throw .malformedJSON("it is not valid UTF-8 (at byte offset \(offset), counted from 0)")
         }
         // The syntax first, said with its place (JSONDecoder says "not valid JSON", or names a field for a bad
-        // escape, and takes a trailing comma); then a key given twice, which it keeps one of.
-        if let syntax = JSONBodyChecks.syntaxError(body) { throw .malformedJSON(syntax) }
-        if let problem = JSONBodyChecks.duplicateKey(body) { throw .malformedJSON(problem) }
+        // escape, and takes a trailing comma), and a key given twice, which it keeps one of.
+        if let problem = JSONBodyChecks.problem(body) { throw .malformedJSON(problem) }
         let value: JSONValue
         do { value = try JSONDecoder().decode(JSONValue.self, from: body) } catch let DecodingError.dataCorrupted(context) {
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")

@@ -39,7 +39,7 @@ import Testing
         #expect(JSONBodyChecks.member("zoneId") == ".zoneId" && JSONBodyChecks.member("é_1") == ".é_1")
         #expect(JSONBodyChecks.member("a.b") == #"["a.b"]"# && JSONBodyChecks.member("") == #"[""]"# && JSONBodyChecks.member("1a") == #"["1a"]"#)
         let body = Data(#"{"x": [{"a.b": 1, "a.b": 2}]}"#.utf8)
-        #expect(JSONBodyChecks.duplicateKey(body)?.hasPrefix(#"$.x[0]["a.b"] is given twice"#) == true, "\(JSONBodyChecks.duplicateKey(body) ?? "")")
+        #expect(JSONBodyChecks.problem(body)?.hasPrefix(#"$.x[0]["a.b"] is given twice"#) == true, "\(JSONBodyChecks.problem(body) ?? "")")
     }
 
     @Test func nestingIsLimited() {
