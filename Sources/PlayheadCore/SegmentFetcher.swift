@@ -128,37 +128,57 @@ public actor SegmentFetcher {
         case .none:
             return .success(bytes)
         case .aes128:
-            guard let keyURI = key.uri else { throw .unsupported(url: url, detail: "EXT-X-KEY METHOD=AES-128 without URI") }
-            let keyURL = try ResourceURL.resolve(keyURI, against: baseURL)
-            let keyBytes: [UInt8]
-            if let cached = keys[keyURL] {
-                keyBytes = cached
-            } else {
-                let transfer = try await network.fetch(keyURL, range: nil, at: seconds + elapsed)
-                elapsed += transfer.seconds
-                fetched += transfer.body.count
-                keyBytes = transfer.body
-                keys[keyURL] = keyBytes
-            }
-            guard keyBytes.count == 16 else {
-                // An AES-128 key is 16 bytes; anything else is usually an error page served in its place.
-                throw .media(url: url, .decryptionFailed("the key \(keyURL) is \(keyBytes.count) bytes, expected 16"))
-            }
+            let keyBytes = try await fetchKey(key, url: url, baseURL: baseURL, at: seconds, elapsed: &elapsed, fetched: &fetched)
             do {
                 return .success(try AES128.decrypt(bytes, key: keyBytes, iv: key.iv ?? AES128.iv(mediaSequence: mediaSequence)))
             } catch {
                 return .failure(error)
             }
+        case .sampleAES where key.isIdentityFormat:
+            if let why = SampleAES.unsupportedContainer(bytes) { throw .unsupported(url: url, detail: why) }
+            let keyBytes = try await fetchKey(key, url: url, baseURL: baseURL, at: seconds, elapsed: &elapsed, fetched: &fetched)
+            var samples = bytes
+            do {
+                try SampleAES.decrypt(&samples, key: keyBytes, iv: key.iv ?? AES128.iv(mediaSequence: mediaSequence))
+            } catch {
+                return .failure(error)
+            }
+            return .success(samples)
         default:
             let what = switch key.method {
-            case .sampleAES, .sampleAESCTR:
-                " (samples encrypted inside the segments: FairPlay, or CENC/cbcs DRM on fMP4)"
+            case .sampleAES:
+                " with KEYFORMAT \"\(key.keyFormat ?? "")\" (a DRM system's key, FairPlay's for com.apple.streamingkeydelivery, needs its license server)"
+            case .sampleAESCTR:
+                " (samples encrypted inside the segments: CENC DRM on fMP4)"
             default:
                 ""
             }
-            throw .unsupported(url: url, detail: "EXT-X-KEY METHOD=\(key.method.text)\(what) is not supported: Playhead decrypts whole segments "
-                + "encrypted with METHOD=AES-128 only")
+            throw .unsupported(url: url, detail: "EXT-X-KEY METHOD=\(key.method.text)\(what) is not supported: Playhead decrypts METHOD=AES-128, "
+                + "and METHOD=SAMPLE-AES with an identity key in MPEG-TS and packed audio")
         }
+    }
+
+    /// The 16 bytes of an identity key (`key.uri`, fetched once and kept).
+    /// - Throws: the fetch's failure, or a media error when the key is not 16 bytes (usually an error page
+    ///   served in its place), naming the segment `url` it was for.
+    private func fetchKey(_ key: SegmentKey, url: String, baseURL: String, at seconds: Double,
+                          elapsed: inout Double, fetched: inout Int) async throws(PlayheadError) -> [UInt8] {
+        guard let keyURI = key.uri else { throw .unsupported(url: url, detail: "EXT-X-KEY METHOD=\(key.method.text) without URI") }
+        let keyURL = try ResourceURL.resolve(keyURI, against: baseURL)
+        let keyBytes: [UInt8]
+        if let cached = keys[keyURL] {
+            keyBytes = cached
+        } else {
+            let transfer = try await network.fetch(keyURL, range: nil, at: seconds + elapsed)
+            elapsed += transfer.seconds
+            fetched += transfer.body.count
+            keyBytes = transfer.body
+            keys[keyURL] = keyBytes
+        }
+        guard keyBytes.count == 16 else {
+            throw .media(url: url, .decryptionFailed("the key \(keyURL) is \(keyBytes.count) bytes, expected 16"))
+        }
+        return keyBytes
     }
 }
 

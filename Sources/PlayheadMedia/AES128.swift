@@ -38,7 +38,7 @@ public enum AES128 {
     }
 
     /// AES-128-CBC over whole blocks (`data.count` a multiple of 16) through libavutil.
-    private static func cbc(_ data: [UInt8], key: [UInt8], iv: [UInt8], decrypting: Bool) throws(MediaError) -> [UInt8] {
+    static func cbc(_ data: [UInt8], key: [UInt8], iv: [UInt8], decrypting: Bool) throws(MediaError) -> [UInt8] {
         guard key.count == 16 else { throw .decryptionFailed("key is \(key.count) bytes, expected 16") }
         guard iv.count == 16 else { throw .decryptionFailed("IV is \(iv.count) bytes, expected 16") }
         guard let aes = av_aes_alloc() else { throw .outOfMemory("AES context") }
