@@ -259,8 +259,8 @@ import Testing
         try await Self.expectComplete(folder, original)
     }
 
-    /// A range the server cannot satisfy (416: the record claims more bytes than the file has) gets one more
-    /// request, for the whole file, said so.
+    /// A range the server cannot satisfy (416: the record, which knows no total length, claims more bytes than
+    /// the file has) gets one more request, for the whole file, said so.
     @Test func anUnsatisfiableRangeFetchesTheWholeFile() async throws {
         let (server, root, original) = try Self.server()
         defer { server.stop(); try? FileManager.default.removeItem(atPath: root) }
@@ -270,6 +270,7 @@ import Testing
         let recordURL = URL(fileURLWithPath: path + ".playhead-resume")
         var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: recordURL)) as? [String: Any])
         record["size"] = original.count + 10
+        record["length"] = nil
         try JSONSerialization.data(withJSONObject: record).write(to: recordURL)
         let part = try FileHandle(forWritingTo: URL(fileURLWithPath: path + ".playhead-part"))
         try part.seekToEnd()
@@ -297,9 +298,66 @@ import Testing
         let again = await Self.run(server, folder)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(!again.stderr.contains("resumed"), "\(again.stderr)")
+        #expect(again.stderr.contains("restarted from byte 0: its \(Self.cut) bytes from an earlier run have no media.ts.playhead-resume record"),
+                "said, not dropped silently: \(again.stderr)")
         let asked = server.requestLog.filter { $0.path == Self.resource }
         #expect(asked.map(\.rangeHeader) == [nil])
         #expect(asked.map(\.status) == [200])
+        try await Self.expectComplete(folder, original)
+    }
+
+    /// A part that is already whole (a run stopped after its last byte but before it was renamed into place)
+    /// asks for its last byte only, with If-Range: a range from its size would be refused (416) and the file
+    /// fetched again whole.
+    @Test func aWholePartAsksForItsLastByteOnly() async throws {
+        let (server, root, original) = try Self.server()
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: root) }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try await Self.cutRun(server, folder)
+        try Data(original).write(to: URL(fileURLWithPath: path + ".playhead-part"))
+        let recordURL = URL(fileURLWithPath: path + ".playhead-resume")
+        var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: recordURL)) as? [String: Any])
+        record["size"] = original.count
+        try JSONSerialization.data(withJSONObject: record).write(to: recordURL)
+        let again = await Self.run(server, folder)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("resumed at byte \(original.count - 1) (its \(original.count) bytes were all there"), "\(again.stderr)")
+        let asked = server.requestLog.filter { $0.path == Self.resource }
+        #expect(asked.map(\.rangeHeader) == ["bytes=\(original.count - 1)-"], "\(asked.map(\.rangeHeader))")
+        #expect(asked.map(\.status) == [206])
+        try await Self.expectComplete(folder, original)
+    }
+
+    /// A record that does not vouch for its part (it does not read, names more bytes than the part holds, or
+    /// more than the file's length) drops the part, and says why, instead of restarting silently.
+    @Test(arguments: ["garbage", "beyond the part", "beyond the length"])
+    func aRecordThatDoesNotVouchForItsPartIsSaid(damage: String) async throws {
+        let (server, root, original) = try Self.server()
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: root) }
+        let folder = Download.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try await Self.cutRun(server, folder)
+        let recordURL = URL(fileURLWithPath: path + ".playhead-resume")
+        var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: recordURL)) as? [String: Any])
+        let said: String
+        switch damage {
+        case "garbage":
+            try Data("{\"size\": \"many\"".utf8).write(to: recordURL)
+            said = "its record media.ts.playhead-resume does not read as one"
+        case "beyond the part":
+            record["size"] = Self.cut + 1
+            try JSONSerialization.data(withJSONObject: record).write(to: recordURL)
+            said = "its record media.ts.playhead-resume names \(Self.cut + 1) bytes, the partial file holds \(Self.cut)"
+        default:
+            record["length"] = Self.cut - 1
+            try JSONSerialization.data(withJSONObject: record).write(to: recordURL)
+            said = "its record media.ts.playhead-resume names \(Self.cut) bytes of a \(Self.cut - 1)-byte file"
+        }
+        let again = await Self.run(server, folder)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("restarted from byte 0: " + said), "\(again.stderr)")
+        #expect(server.requestLog.filter { $0.path == Self.resource }.map(\.rangeHeader) == [nil])
         try await Self.expectComplete(folder, original)
     }
 }

@@ -114,7 +114,7 @@ public struct OfflineDownload: Sendable {
             }
             manifest = existing
             resumed = true
-            Self.reconcile(&manifest, folder: folder)
+            for notice in Self.reconcile(&manifest, folder: folder) { notices(notice) }
             if manifest.files.contains(where: { $0.kind == .playlist && $0.status != .complete }) {
                 try await rewritePlaylists(&manifest, folder: folder)
             }
@@ -206,6 +206,10 @@ public struct OfflineDownload: Sendable {
         while true {
             attempt += 1
             var record = mayResume && file.kind != .key ? ResumeRecord.read(for: path) : nil
+            // A part that is already whole: its last byte is asked for again (a range of it alone would be refused
+            // with a 416 and the file fetched whole), and If-Range still tells whether the file changed.
+            let whole = record.map { $0.size == $0.length } ?? false
+            if whole { record?.size -= 1 }
             if let kept = record, kept.ifRange == nil {
                 // Nothing to ask If-Range with: a file changed on the server would be spliced from two versions.
                 notices("\(file.path): restarted from byte 0: its first \(kept.size) bytes came with no ETag or Last-Modified to check them against")
@@ -217,7 +221,7 @@ public struct OfflineDownload: Sendable {
                 sink = file.kind == .key ? nil : try FileSink(path: path, resume: record) { [notices] outcome in
                     // Said as the answer begins (a run killed later still said it).
                     switch outcome {
-                    case let .resumed(at): notices("\(file.path): resumed at byte \(at)")
+                    case let .resumed(at): notices("\(file.path): resumed at byte \(at)" + (whole ? " (its \(at + 1) bytes were all there: the last one is fetched again to check the file is unchanged)" : ""))
                     case let .restarted(_, reason): notices("\(file.path): restarted from byte 0: \(reason)")
                     }
                 }
@@ -282,14 +286,22 @@ public struct OfflineDownload: Sendable {
     /// Checks a resumed folder against its manifest: a complete file that is gone or has another size
     /// becomes pending; a pending file that is on disk (renamed into place after the manifest was last
     /// written) is hashed and taken as complete. Temporary files an interruption left are removed, but for
-    /// the partial part of a file still to fetch that its ``ResumeRecord`` vouches for.
-    static func reconcile(_ manifest: inout DownloadManifest, folder: String) {
+    /// the partial part of a file still to fetch that its ``ResumeRecord`` vouches for. Returns a notice for
+    /// each partial part of a pending file dropped because its record does not vouch for it.
+    @discardableResult
+    static func reconcile(_ manifest: inout DownloadManifest, folder: String) -> [String] {
+        var notices: [String] = []
         for index in manifest.files.indices {
             let file = manifest.files[index]
             let path = folder + "/" + file.path
             defer {
                 let status = manifest.files[index].status
-                if status == .complete || file.kind == .playlist || ResumeRecord.read(for: path) == nil {
+                let kept = ResumeRecord.load(for: path)
+                if status == .pending, file.kind != .playlist, case let .unusable(why) = kept {
+                    notices.append("\(file.path): restarted from byte 0: \(why)")
+                }
+                let usable = if case .usable = kept { true } else { false }
+                if status == .complete || file.kind == .playlist || !usable {
                     ResumeRecord.discardPartial(for: path)
                 } else {
                     unlink(path + ResumeRecord.suffix + AtomicFile.temporarySuffix)
@@ -309,6 +321,7 @@ public struct OfflineDownload: Sendable {
                 manifest.files[index].sha256 = digest.sha256
             }
         }
+        return notices
     }
 
     /// Writes the playlists and records them complete.

@@ -63,15 +63,43 @@ struct ResumeRecord: Codable, Equatable {
     /// holds at least the bytes it names (a ``growing`` record names every byte the partial file holds); nil
     /// otherwise.
     static func read(for path: String) -> ResumeRecord? {
-        guard let data = FileManager.default.contents(atPath: path + suffix),
-              var record = try? JSONDecoder().decode(ResumeRecord.self, from: data),
-              let partSize = (try? FileManager.default.attributesOfItem(atPath: path + AtomicFile.temporarySuffix))?[.size] as? Int,
-              partSize >= record.size else { return nil }
+        if case let .usable(record) = load(for: path) { record } else { nil }
+    }
+
+    /// What is beside the file at `path` for a resume.
+    enum Kept: Equatable {
+        /// No partial file with bytes in it.
+        case nothing
+        /// A partial file and the record that vouches for its first ``ResumeRecord/size`` bytes.
+        case usable(ResumeRecord)
+        /// A partial file with bytes that cannot be resumed, and why (said when they are dropped).
+        case unusable(String)
+    }
+
+    /// The partial file of the file at `path` and its record, judged: usable when the record reads and the
+    /// partial file holds at least the bytes it names, no more than the resource's length.
+    static func load(for path: String) -> Kept {
+        let name = (path as NSString).lastPathComponent
+        guard let partSize = (try? FileManager.default.attributesOfItem(atPath: path + AtomicFile.temporarySuffix))?[.size] as? Int,
+              partSize > 0 else { return .nothing }
+        guard let data = FileManager.default.contents(atPath: path + suffix) else {
+            return .unusable("its \(partSize) bytes from an earlier run have no \(name)\(suffix) record to vouch for them")
+        }
+        guard var record = try? JSONDecoder().decode(ResumeRecord.self, from: data) else {
+            return .unusable("its record \(name)\(suffix) does not read as one")
+        }
         if record.growing == true {
             record.size = partSize
             record.growing = nil
         }
-        return record.size > 0 ? record : nil
+        guard record.size > 0 else { return .nothing }
+        if record.size > partSize {
+            return .unusable("its record \(name)\(suffix) names \(record.size) bytes, the partial file holds \(partSize)")
+        }
+        if let length = record.length, record.size > length {
+            return .unusable("its record \(name)\(suffix) names \(record.size) bytes of a \(length)-byte file")
+        }
+        return .usable(record)
     }
 
     /// Writes the record for the file at `path` atomically; flushed to the disk unless it is ``growing`` (that
