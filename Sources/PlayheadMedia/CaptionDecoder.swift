@@ -26,8 +26,9 @@ public struct CaptionCue: Sendable, Equatable, Codable {
 /// handed out when the screen next changes (the next caption, an erase), with the time it appeared and
 /// the time it went. ``finish()`` hands out the caption still shown at the end.
 ///
-/// Covered: CEA-608 caption channel CC1 only, on line-21 field 1 (cc_dec's default: the first field
-/// seen; the other field, CC2–CC4, the text channels T1–T4 and XDS are ignored); pop-on, roll-up and
+/// Covered: one CEA-608 caption channel a decoder, CC1 or CC2 on line-21 field 1, CC3 or CC4 on field 2 (cc_dec
+/// reads the two data channels of a field as one, so the other channel's pairs are made padding first and a
+/// CC2 or CC4 control code is handed over as its CC1 twin; the text channels T1–T4 and XDS are ignored); pop-on, roll-up and
 /// paint-on captions as cc_dec buffers them (not its `real_time` mode), the basic, special and extended
 /// character sets, rows joined by newlines (styling, colour and position dropped). Not covered: CEA-708
 /// (DTVCC) services, whose triplets (cc_type 2 and 3) cc_dec skips; captions carried in other ways
@@ -51,9 +52,15 @@ public final class CaptionDecoder {
     /// The time base of the packets: microseconds, FFmpeg's `AV_TIME_BASE`, what subtitles come out in.
     private static let microseconds: Double = 1_000_000
 
-    /// Opens FFmpeg's `cc_dec` with its defaults (field auto, buffered, not real time).
+    /// The caption channel decoded: 1–4 for CC1–CC4.
+    public let channel: Int
+
+    /// Opens FFmpeg's `cc_dec` for caption channel `channel` (1–4: CC1–CC4, its field chosen by `data_field`;
+    /// buffered, not real time).
     /// - Throws: `MediaError` when this FFmpeg has no EIA-608 decoder or it cannot be opened.
-    public init() throws(MediaError) {
+    public init(channel: Int = 1) throws(MediaError) {
+        precondition((1...4).contains(channel), "CEA-608 caption channels are CC1–CC4")
+        self.channel = channel
         guard let codec = avcodec_find_decoder(AV_CODEC_ID_EIA_608) else { throw .decoderNotFound(codec: "eia_608") }
         guard let context = avcodec_alloc_context3(codec), let packet = av_packet_alloc() else {
             throw .outOfMemory("caption decoder")
@@ -61,7 +68,10 @@ public final class CaptionDecoder {
         self.context = context
         self.packet = packet
         context.pointee.pkt_timebase = AVRational(num: 1, den: Int32(Self.microseconds))
-        let code = avcodec_open2(context, codec, nil)
+        var options: OpaquePointer?
+        av_dict_set(&options, "data_field", channel <= 2 ? "first" : "second", 0)
+        defer { av_dict_free(&options) }
+        let code = avcodec_open2(context, codec, &options)
         if code < 0 { throw .decoderOpenFailed(codec: "eia_608", code: code, message: AVError.message(code)) }
     }
 
@@ -81,7 +91,7 @@ public final class CaptionDecoder {
     public func decode(ccData: [UInt8], at seconds: Double) -> [CaptionCue] {
         let whole = ccData.count - ccData.count % 3
         guard whole > 0, let packet else { return [] }
-        let ccData = channelOne(Array(ccData[..<whole]))
+        let ccData = ownChannel(Array(ccData[..<whole]))
         av_packet_unref(packet)
         guard av_new_packet(packet, Int32(whole)) >= 0 else { errors += 1; return [] }
         ccData.withUnsafeBufferPointer { packet.pointee.data.update(from: $0.baseAddress!, count: whole) }
@@ -92,22 +102,30 @@ public final class CaptionDecoder {
         return run(packet)
     }
 
-    /// The data channel field 1's pairs belong to now: a control code names its channel (first byte 0x10–0x17
-    /// CC1, 0x18–0x1F CC2); the characters after it go to that channel.
-    private var fieldOneChannel = 1
+    /// The data channel of the decoder's field that its pairs belong to now (1 or 2): a control code names its
+    /// channel (first byte 0x10–0x17 the field's first, CC1 or CC3; 0x18–0x1F its second, CC2 or CC4); the
+    /// characters after it go to that channel.
+    private var dataChannel = 1
 
-    /// `ccData` with field 1's CC2 pairs made padding: cc_dec reads both channels of field 1 as one, so a
-    /// caption sent on CC2 came out as CC1, and the two interleaved gave garbled text.
-    func channelOne(_ ccData: [UInt8]) -> [UInt8] {
+    /// `ccData` as cc_dec must see it for this decoder's channel: in its field (cc_type 0 for CC1/CC2, 1 for
+    /// CC3/CC4), the other data channel's pairs made padding, and for CC2/CC4 each control code moved to its
+    /// first-channel twin (bit 3 of its first byte cleared, the parity bit flipped so a good pair stays good and a
+    /// bad one bad). cc_dec reads both channels of a field as one: a caption sent on CC2 came out as CC1, and the
+    /// two interleaved gave garbled text.
+    func ownChannel(_ ccData: [UInt8]) -> [UInt8] {
         var data = ccData
+        let field: UInt8 = channel <= 2 ? 0 : 1
+        let wanted = channel % 2 == 1 ? 1 : 2
         for at in stride(from: 0, to: data.count - 2, by: 3) {
-            // cc_valid and cc_type 0 (field 1 of 608).
-            guard data[at] & 0x04 != 0, data[at] & 0x03 == 0 else { continue }
+            guard data[at] & 0x04 != 0, data[at] & 0x03 == field else { continue }
             let first = data[at + 1] & 0x7F
-            if (0x10...0x1F).contains(first) { fieldOneChannel = first & 0x08 == 0 ? 1 : 2 }
-            if fieldOneChannel == 2 {
+            let control = (0x10...0x1F).contains(first)
+            if control { dataChannel = first & 0x08 == 0 ? 1 : 2 }
+            if dataChannel != wanted {
                 data[at + 1] = 0x80
                 data[at + 2] = 0x80
+            } else if wanted == 2, control {
+                data[at + 1] = (data[at + 1] & ~0x08) ^ 0x80
             }
         }
         return data
@@ -125,7 +143,7 @@ public final class CaptionDecoder {
 
     /// Forgets the screen and the captions in progress (a seek).
     public func reset() {
-        fieldOneChannel = 1
+        dataChannel = 1
         guard let context else { return }
         avcodec_flush_buffers(context)
     }

@@ -208,19 +208,47 @@ enum CaptionMedia {
     }
 }
 
-/// Field 1 carries two data channels; cc_dec reads them as one. CC2's pairs are left out before it.
+/// Each field carries two data channels; cc_dec reads them as one. A decoder keeps to its own channel: CC1
+/// and CC2 on field 1, CC3 and CC4 on field 2.
 @Suite struct CaptionChannelTests {
     /// `pairs` moved to channel 2 (control codes 0x14… become 0x1C…).
-    static func onChannelTwo(_ pairs: [CaptionInjector.Pair]) -> [CaptionInjector.Pair] {
-        pairs.map { pair in (0x10...0x17).contains(pair[0]) ? [pair[0] + 0x08, pair[1]] : pair }
+    static func onChannelTwo(_ pairs: [CaptionInjector.Pair]) -> [CaptionInjector.Pair] { CaptionInjector.onSecondChannel(pairs) }
+
+    /// Cues of caption channel `channel` from feeding one pair a frame at 30 fps on field 1 (and `fieldTwo`'s on
+    /// field 2).
+    static func cues(_ pairs: [CaptionInjector.Pair?], fieldTwo: [CaptionInjector.Pair?] = [], channel: Int = 1) throws -> [CaptionCue] {
+        let decoder = try CaptionDecoder(channel: channel)
+        var cues: [CaptionCue] = []
+        for index in 0..<max(pairs.count, fieldTwo.count) {
+            let one = index < pairs.count ? pairs[index] : nil
+            let two: CaptionInjector.Pair?? = fieldTwo.isEmpty ? nil : .some(index < fieldTwo.count ? fieldTwo[index] : nil)
+            cues += decoder.decode(ccData: CaptionInjector.ccData(one, fieldTwo: two), at: Double(index) / 30)
+        }
+        return cues + decoder.finish()
     }
 
-    /// Cues from feeding one pair a frame at 30 fps.
-    static func cues(_ pairs: [CaptionInjector.Pair?]) throws -> [CaptionCue] {
-        let decoder = try CaptionDecoder()
-        var cues: [CaptionCue] = []
-        for (index, pair) in pairs.enumerated() { cues += decoder.decode(ccData: CaptionInjector.ccData(pair), at: Double(index) / 30) }
-        return cues + decoder.finish()
+    /// A caption on each of the four channels, CC1 then CC2 on field 1 while CC3 then CC4 go on field 2: each
+    /// decoder gives its own channel's cue only, timed as the same script alone on CC1 is (whose timing is
+    /// FFmpeg's, `cuesEqualFFmpegs`); the second channel's a script later.
+    @Test func eachChannelDecodesItsOwnCaptions() throws {
+        func script(_ text: String, second: Bool) -> [CaptionInjector.Pair?] {
+            let pairs = CaptionInjector.popOn(text) + [nil, nil] + CaptionInjector.twice(CaptionInjector.eraseDisplayedMemory)
+            return pairs.map { $0.map { second ? Self.onChannelTwo([$0])[0] : $0 } }
+        }
+        let one = script("CHANNEL ONE", second: false), two = script("CHANNEL TWO", second: true)
+        let three = script("CHANNEL 333", second: false), four = script("CHANNEL 444", second: true)
+        let rest = [CaptionInjector.Pair?](repeating: nil, count: 40)
+        let cues = try (1...4).map { try Self.cues(one + two + rest, fieldTwo: three + four + rest, channel: $0) }
+        #expect(cues.map { $0.map(\.text) } == [["CHANNEL ONE"], ["CHANNEL TWO"], ["CHANNEL 333"], ["CHANNEL 444"]], "\(cues)")
+        let alone = try Self.cues(one + rest + rest)
+        #expect(cues[0] == alone)
+        let later = one.count
+        for (channel, shift) in [(2, later), (3, 0), (4, later)] {
+            let expected = alone.map { (start: $0.start + Double(shift) / 30, end: $0.end + Double(shift) / 30) }
+            let got = cues[channel - 1]
+            #expect(got.count == expected.count && zip(got, expected).allSatisfy { abs($0.start - $1.start) < 1e-6 && abs($0.end - $1.end) < 1e-6 },
+                    "CC\(channel): \(got) against \(expected)")
+        }
     }
 
     @Test func aCaptionOnChannelTwoIsNotChannelOnes() throws {

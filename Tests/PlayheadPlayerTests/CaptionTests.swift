@@ -19,13 +19,14 @@ import Testing
         ChildProcess.runBlocking("ffmpeg", ["-nostdin", "-loglevel", "error", "-y"] + arguments)
     }
 
-    /// A folder with the captioned clip as cc.ts and as 2 s HLS segments (index.m3u8); removed by the caller.
-    static func makeClip() throws -> String {
+    /// A folder with the captioned clip as cc.ts and as 2 s HLS segments (index.m3u8), `fieldTwo` on field 2
+    /// when given; removed by the caller.
+    static func makeClip(fieldTwo: [CaptionInjector.Pair?] = []) throws -> String {
         let folder = NSTemporaryDirectory() + "playhead-captions-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try #require(Self.run(["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30", "-frames:v", "180", "-c:v", "libx264", "-bf", "0",
                                "-g", "60", "-pix_fmt", "yuv420p", "-bsf:v", "h264_mp4toannexb", "-f", "h264", folder + "/clip.h264"]).status == 0)
-        let injected = try #require(CaptionInjector.inject(Self.script, into: [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/clip.h264")))))
+        let injected = try #require(CaptionInjector.inject(Self.script, fieldTwo: fieldTwo, into: [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/clip.h264")))))
         try Data(injected).write(to: URL(fileURLWithPath: folder + "/cc.h264"))
         try #require(Self.run(["-r", "30", "-i", folder + "/cc.h264", "-c", "copy", "-f", "mpegts", folder + "/cc.ts"]).status == 0)
         try #require(Self.run(["-i", folder + "/cc.ts", "-c", "copy", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
@@ -75,5 +76,26 @@ import Testing
         try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000,CLOSED-CAPTIONS=NONE\nindex.m3u8\n".write(toFile: folder + "/none.m3u8", atomically: true, encoding: .utf8)
         let none = await PlayerFixtures.playVirtual("file://\(folder)/none.m3u8", configure: { $0.abr = nil }, maxSessionSeconds: 60)
         #expect(none.report.finalStatus == .completed && none.report.captions == nil)
+    }
+
+    /// Field 2's channels too: "HELLO THERE" on CC3 (scheduled as CC1's "HELLO WORLD", the same length) and
+    /// "QUATRO" on CC4 are reported by channel, CC3's at CC1's times, and CC1's cues are what they were alone.
+    @Test func captionsOfEveryChannelAreReportedByChannel() async throws {
+        let fieldTwo = CaptionInjector.schedule([
+            (frame: 30, pairs: CaptionInjector.popOn("HELLO THERE")),
+            (frame: 100, pairs: CaptionInjector.onSecondChannel(CaptionInjector.popOn("QUATRO"))),
+        ], frames: 180)
+        let folder = try Self.makeClip(fieldTwo: fieldTwo)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = await PlayerFixtures.playVirtual("file://\(folder)/index.m3u8", configure: { _ in }, maxSessionSeconds: 60)
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        let cues = run.report.captions?.cues ?? []
+        #expect(cues.filter { $0.channel == "CC1" }.map(\.text) == ["HELLO WORLD", "SECOND LINE", "THIRD"], "\(cues)")
+        #expect(cues.filter { $0.channel == "CC2" }.isEmpty)
+        #expect(cues.filter { $0.channel == "CC3" }.map(\.text) == ["HELLO THERE"], "\(cues)")
+        #expect(cues.filter { $0.channel == "CC4" }.map(\.text) == ["QUATRO"], "\(cues)")
+        let hello = try #require(cues.first { $0.text == "HELLO WORLD" }), there = try #require(cues.first { $0.text == "HELLO THERE" })
+        #expect(there.startSeconds == hello.startSeconds, "\(there) against \(hello)")
+        #expect(run.eventLines.contains { $0.contains("\"closedCaption\"") && $0.contains("\"CC4\"") && $0.contains("QUATRO") })
     }
 }

@@ -77,11 +77,21 @@ public enum CaptionInjector {
         return value.nonzeroBitCount % 2 == 0 ? value | 0x80 : value
     }
 
-    /// The cc_data triplets of one frame: `pair` (or the null pair) for field 1, parity applied unless
-    /// `parity` is false (the bytes then go as given).
-    public static func ccData(_ pair: Pair?, parity: Bool = true) -> [UInt8] {
-        let bytes = pair ?? [0, 0]
-        return [0xFC] + (parity ? bytes.map(withParity) : bytes)
+    /// The cc_data triplets of one frame: `pair` (or the null pair) for field 1, and, when `fieldTwo` is given,
+    /// a second triplet with that pair (or the null pair) for field 2; parity applied unless `parity` is false
+    /// (the bytes then go as given).
+    public static func ccData(_ pair: Pair?, fieldTwo: Pair?? = nil, parity: Bool = true) -> [UInt8] {
+        func triplet(_ marker: UInt8, _ pair: Pair?) -> [UInt8] {
+            let bytes = pair ?? [0, 0]
+            return [marker] + (parity ? bytes.map(withParity) : bytes)
+        }
+        return triplet(0xFC, pair) + (fieldTwo.map { triplet(0xFD, $0) } ?? [])
+    }
+
+    /// `pairs` moved to the second data channel of their field (CC2 or CC4): control codes 0x10–0x17 become
+    /// 0x18–0x1F.
+    public static func onSecondChannel(_ pairs: [Pair]) -> [Pair] {
+        pairs.map { pair in (0x10...0x17).contains(pair[0]) ? [pair[0] + 0x08, pair[1]] : pair }
     }
 
     /// The SEI NAL unit (start code excluded, emulation prevention applied) carrying `ccData` triplets.
@@ -115,9 +125,10 @@ public enum CaptionInjector {
     }
 
     /// `stream` (H.264 Annex B) with an SEI carrying `pairs[n]` before the first slice of access unit n
-    /// (access units past the end of `pairs` carry the null pair). Nil when no slice is found.
+    /// (access units past the end of `pairs` carry the null pair), and `fieldTwo[n]` for field 2 when
+    /// `fieldTwo` is not empty. Nil when no slice is found.
     /// - Parameter parity: Apply odd parity to the pairs (false sends them as given, to test bad parity).
-    public static func inject(_ pairs: [Pair?], into stream: [UInt8], parity: Bool = true) -> [UInt8]? {
+    public static func inject(_ pairs: [Pair?], fieldTwo: [Pair?] = [], into stream: [UInt8], parity: Bool = true) -> [UInt8]? {
         let units = nalUnits(stream)
         var out: [UInt8] = []
         out.reserveCapacity(stream.count + units.count * 24)
@@ -127,7 +138,8 @@ public enum CaptionInjector {
             // A slice (1 non-IDR, 5 IDR) whose first_mb_in_slice is 0 (ue(v) 0 is the single bit 1) opens a picture.
             if type == 1 || type == 5, unit.count > 1, unit[unit.startIndex + 1] & 0x80 != 0 {
                 let pair = accessUnit < pairs.count ? pairs[accessUnit] : nil
-                out += [0, 0, 0, 1] + seiNAL(ccData: ccData(pair, parity: parity))
+                let second: Pair?? = fieldTwo.isEmpty ? nil : .some(accessUnit < fieldTwo.count ? fieldTwo[accessUnit] : nil)
+                out += [0, 0, 0, 1] + seiNAL(ccData: ccData(pair, fieldTwo: second, parity: parity))
                 accessUnit += 1
             }
             out += [0, 0, 0, 1] + unit

@@ -1,6 +1,6 @@
 /// One closed-caption cue decoded from the content's video, on the content timeline.
 public struct CaptionCueRecord: Sendable, Equatable, Codable {
-    /// The 608 channel (`CC1`).
+    /// The 608 channel: `CC1`, `CC2` (field 1), `CC3`, `CC4` (field 2).
     public var channel: String
     /// Content seconds at which it appeared.
     public var startSeconds: Double
@@ -18,7 +18,7 @@ public struct CaptionCueRecord: Sendable, Equatable, Codable {
     }
 }
 
-/// The closed captions found in the content's video (CEA-608 CC1, decoded by FFmpeg's cc_dec).
+/// The closed captions found in the content's video (CEA-608 CC1–CC4, decoded by FFmpeg's cc_dec).
 public struct CaptionReport: Sendable, Equatable, Codable {
     /// Every cue decoded, once each, in the order decoded.
     public var cues: [CaptionCueRecord] = []

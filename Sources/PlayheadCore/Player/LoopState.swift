@@ -116,13 +116,13 @@ struct LoopState {
     var selections: [PlayerCommand] = []
     /// The alternate audio rendition played with video-only segments (nil: none, or the variant's own audio).
     var audio: AudioTrackState?
-    /// Decodes the content video's CEA-608 captions (nil until a frame carries some).
-    var captions: CaptionDecoder?
+    /// Decode the content video's CEA-608 captions, one for each channel CC1–CC4 (none until a frame carries some).
+    var captions: [CaptionDecoder] = []
     /// The variant played says CLOSED-CAPTIONS=NONE: its video's caption data is not read.
     var captionsDeclaredNone = false
     /// The anchor key of the segment whose frame the caption decoder took last.
     var captionAnchorKey: Int?
-    /// Caption cues reported (start, end, text).
+    /// Caption cues reported (channel, start, end, text).
     var captionKeys: Set<String> = []
     /// The media sequence of the first segment the item's media playlist listed when loaded, or when it
     /// first listed one (a live window whose first segment has changed since slides rather than grows).
