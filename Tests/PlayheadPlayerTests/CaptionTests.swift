@@ -97,5 +97,16 @@ import Testing
         let hello = try #require(cues.first { $0.text == "HELLO WORLD" }), there = try #require(cues.first { $0.text == "HELLO THERE" })
         #expect(there.startSeconds == hello.startSeconds, "\(there) against \(hello)")
         #expect(run.eventLines.contains { $0.contains("\"closedCaption\"") && $0.contains("\"CC4\"") && $0.contains("QUATRO") })
+        #expect(cues.allSatisfy { $0.name == nil && $0.language == nil }, "a media playlist declares no caption renditions")
+
+        // A multivariant playlist naming CC3 (and CC1 in another group): CC3's cues carry its name and language.
+        try ("#EXTM3U\n#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID=\"cc\",NAME=\"Español\",LANGUAGE=\"es\",INSTREAM-ID=\"CC3\"\n"
+            + "#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID=\"other\",NAME=\"English\",LANGUAGE=\"en\",INSTREAM-ID=\"CC1\"\n"
+            + "#EXT-X-STREAM-INF:BANDWIDTH=500000,CLOSED-CAPTIONS=\"cc\"\nindex.m3u8\n").write(toFile: folder + "/named.m3u8", atomically: true, encoding: .utf8)
+        let named = await PlayerFixtures.playVirtual("file://\(folder)/named.m3u8", configure: { $0.abr = nil }, maxSessionSeconds: 60)
+        let namedCues = named.report.captions?.cues ?? []
+        #expect(namedCues.filter { $0.channel == "CC3" }.map { "\($0.name ?? "-")/\($0.language ?? "-")" } == ["Español/es"], "\(namedCues)")
+        #expect(namedCues.filter { $0.channel != "CC3" }.allSatisfy { $0.name == nil && $0.language == nil }, "\(namedCues)")
+        #expect(named.eventLines.contains { $0.contains("HELLO THERE") && $0.contains("\"language\":\"es\"") }, "\(named.eventLines.filter { $0.contains("closedCaption") })")
     }
 }

@@ -8,13 +8,20 @@ public struct CaptionCueRecord: Sendable, Equatable, Codable {
     public var endSeconds: Double
     /// Its text, rows joined by a newline.
     public var text: String
+    /// The NAME of the multivariant playlist's EXT-X-MEDIA TYPE=CLOSED-CAPTIONS rendition with this INSTREAM-ID
+    /// in the variant's group, when it declares one.
+    public var name: String?
+    /// That rendition's LANGUAGE, when given.
+    public var language: String?
 
     /// Creates a record.
-    public init(channel: String, startSeconds: Double, endSeconds: Double, text: String) {
+    public init(channel: String, startSeconds: Double, endSeconds: Double, text: String, name: String? = nil, language: String? = nil) {
         self.channel = channel
         self.startSeconds = startSeconds
         self.endSeconds = endSeconds
         self.text = text
+        self.name = name
+        self.language = language
     }
 }
 

@@ -47,12 +47,16 @@ extension MediaPlayer {
             start = max(start, 0)
             if let limit { end = min(end, limit) }
             guard end > start else { continue }
-            let record = CaptionCueRecord(channel: "CC\(channel)", startSeconds: Self.micro(start), endSeconds: Self.micro(end), text: cue.text)
+            let rendition = state.captionRenditions["CC\(channel)"]
+            let record = CaptionCueRecord(channel: "CC\(channel)", startSeconds: Self.micro(start), endSeconds: Self.micro(end), text: cue.text,
+                                          name: rendition?.name, language: rendition?.language)
             // A seek back decodes the same captions again: each cue is reported once.
             guard state.captionKeys.insert("\(record.channel)|\(record.startSeconds)|\(record.endSeconds)|\(record.text)").inserted else { continue }
             report.captions?.cues.append(record)
-            bus.post(.custom(name: "closedCaption", payload: ["channel": record.channel, "startSeconds": String(record.startSeconds),
-                                                             "endSeconds": String(record.endSeconds), "text": record.text]))
+            var payload = ["channel": record.channel, "startSeconds": String(record.startSeconds), "endSeconds": String(record.endSeconds), "text": record.text]
+            payload["name"] = record.name
+            payload["language"] = record.language
+            bus.post(.custom(name: "closedCaption", payload: payload))
         }
     }
 }

@@ -118,6 +118,8 @@ struct LoopState {
     var audio: AudioTrackState?
     /// Decode the content video's CEA-608 captions, one for each channel CC1–CC4 (none until a frame carries some).
     var captions: [CaptionDecoder] = []
+    /// The EXT-X-MEDIA TYPE=CLOSED-CAPTIONS renditions of the variant's group, by INSTREAM-ID (`CC1`…).
+    var captionRenditions: [String: Rendition] = [:]
     /// The variant played says CLOSED-CAPTIONS=NONE: its video's caption data is not read.
     var captionsDeclaredNone = false
     /// The anchor key of the segment whose frame the caption decoder took last.

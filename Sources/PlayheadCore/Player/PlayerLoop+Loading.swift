@@ -82,6 +82,11 @@ extension MediaPlayer {
             report.isLive = tracker.isLive
             await setUpAudio(multivariantLoaded, variant: variantPlayed, baseURL: first.effectiveURL, now: driver.now)
             state.captionsDeclaredNone = variantPlayed?.closedCaptions == ClosedCaptionsReference.none
+            if case let .group(group)? = variantPlayed?.closedCaptions, let renditions = multivariantLoaded?.media {
+                // The names and languages the multivariant playlist gives the channels (INSTREAM-ID CC1–CC4).
+                state.captionRenditions = Dictionary(renditions.filter { $0.type == .closedCaptions && $0.groupId == group }
+                    .compactMap { rendition in rendition.instreamId.map { ($0, rendition) } }, uniquingKeysWith: { first, _ in first })
+            }
             bus.post(.playlistLoaded(url: mediaURL, segments: media.segments.count, changed: true))
             setStatus(.initialized, now: driver.now)
             reportTimedMetadata(tracker, listed: media.segments.count)
