@@ -147,7 +147,7 @@ public actor SegmentFetcher {
         default:
             let what = switch key.method {
             case .sampleAES:
-                " with KEYFORMAT \"\(key.keyFormat ?? "")\" (a DRM system's key, FairPlay's for com.apple.streamingkeydelivery, needs its license server)"
+                " with KEYFORMAT \"\(key.keyFormat ?? "")\" (a DRM system's key: it needs that system's license server)"
             case .sampleAESCTR:
                 " (samples encrypted inside the segments: CENC DRM on fMP4)"
             default:
@@ -176,7 +176,7 @@ public actor SegmentFetcher {
             keys[keyURL] = keyBytes
         }
         guard keyBytes.count == 16 else {
-            throw .media(url: url, .decryptionFailed("the key \(keyURL) is \(keyBytes.count) bytes, expected 16"))
+            throw .media(url: url, .decryptionFailed("\(key.method.text): the key \(keyURL) is \(keyBytes.count) bytes, expected 16"))
         }
         return keyBytes
     }

@@ -18,12 +18,12 @@ public enum AES128 {
     /// - Throws: `MediaError.decryptionFailed` naming what is wrong (size, key length, padding).
     public static func decrypt(_ data: [UInt8], key: [UInt8], iv: [UInt8]) throws(MediaError) -> [UInt8] {
         guard data.count % 16 == 0, !data.isEmpty else {
-            throw .decryptionFailed("ciphertext is \(data.count) bytes, not a non-zero multiple of 16")
+            throw .decryptionFailed("AES-128: ciphertext is \(data.count) bytes, not a non-zero multiple of 16")
         }
         var plain = try cbc(data, key: key, iv: iv, decrypting: true)
         let pad = Int(plain[plain.count - 1])
         guard (1...16).contains(pad), plain[(plain.count - pad)...].allSatisfy({ Int($0) == pad }) else {
-            throw .decryptionFailed("bad PKCS#7 padding: a wrong key or IV, or the data is cut short or damaged")
+            throw .decryptionFailed("AES-128: bad PKCS#7 padding: a wrong key or IV, or the data is cut short or damaged")
         }
         plain.removeLast(pad)
         return plain
@@ -39,8 +39,8 @@ public enum AES128 {
 
     /// AES-128-CBC over whole blocks (`data.count` a multiple of 16) through libavutil.
     static func cbc(_ data: [UInt8], key: [UInt8], iv: [UInt8], decrypting: Bool) throws(MediaError) -> [UInt8] {
-        guard key.count == 16 else { throw .decryptionFailed("key is \(key.count) bytes, expected 16") }
-        guard iv.count == 16 else { throw .decryptionFailed("IV is \(iv.count) bytes, expected 16") }
+        guard key.count == 16 else { throw .decryptionFailed("AES-128: key is \(key.count) bytes, expected 16") }
+        guard iv.count == 16 else { throw .decryptionFailed("AES-128: IV is \(iv.count) bytes, expected 16") }
         guard let aes = av_aes_alloc() else { throw .outOfMemory("AES context") }
         defer { av_free(UnsafeMutableRawPointer(aes)) }
         av_aes_init(aes, key, 128, decrypting ? 1 : 0)

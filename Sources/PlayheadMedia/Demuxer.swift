@@ -6,20 +6,29 @@ public enum ContainerFormat: String, Sendable {
     case mpegTS = "mpegts"
     /// ISO BMFF (fMP4/CMAF), with the init section prepended.
     case mp4 = "mp4"
-    /// Packed audio with ID3 (ADTS AAC).
+    /// Packed audio (ID3 tag, then frames): ADTS AAC.
     case adts = "aac"
+    /// Packed audio: AC-3.
+    case ac3 = "ac3"
+    /// Packed audio: E-AC-3.
+    case eac3 = "eac3"
+    /// Packed audio: MPEG audio (MP3).
+    case mp3 = "mp3"
 
-    /// Guesses the container from the first bytes: a 0x47 sync byte every 188 bytes is TS,
-    /// an ISO BMFF box type in bytes 4..<8 is MP4, an ID3 tag or ADTS sync word is packed audio.
+    /// Packed audio (RFC 8216bis section 3.4): audio frames after an ID3 tag.
+    public var isPackedAudio: Bool { self == .adts || self == .ac3 || self == .eac3 || self == .mp3 }
+
+    /// Guesses the container from the first bytes: a 0x47 sync byte every 188 bytes is TS, an ISO BMFF box
+    /// type in bytes 4..<8 is MP4, an ID3 tag or an audio sync word is packed audio, of the codec whose sync
+    /// word follows the tags (AAC when none is recognised).
     public static func sniff(_ bytes: [UInt8]) -> ContainerFormat? {
         if bytes.count >= 188, bytes[0] == 0x47, bytes.count < 376 || bytes[188] == 0x47 { return .mpegTS }
         if bytes.count >= 8 {
             let box = String(decoding: bytes[4..<8], as: UTF8.self)
             if ["ftyp", "styp", "moov", "moof", "sidx", "mdat", "free"].contains(box) { return .mp4 }
         }
-        if bytes.count >= 3, bytes[0] == 0x49, bytes[1] == 0x44, bytes[2] == 0x33 { return .adts }
-        if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] & 0xF6 == 0xF0 { return .adts }
-        return nil
+        if PackedAudio.isID3(bytes, at: 0) { return PackedAudio.frameFormat(bytes, at: PackedAudio.tagsEnd(bytes, from: 0)) ?? .adts }
+        return PackedAudio.frameFormat(bytes, at: 0)
     }
 
     /// What is wrong with an initialization section (an EXT-X-MAP's bytes) on its own: bytes that begin with
@@ -29,7 +38,7 @@ public enum ContainerFormat: String, Sendable {
     public static func initializationProblem(_ bytes: [UInt8]) -> String? {
         switch sniff(bytes) {
         case .mp4?: break
-        case .mpegTS?, .adts?: return nil
+        case .mpegTS?, .adts?, .ac3?, .eac3?, .mp3?: return nil
         case nil:
             // Neither a box nor a TS packet: a BYTERANGE that starts inside the section, or another file.
             let start = bytes.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
@@ -92,8 +101,9 @@ public final class Demuxer {
     ///   - probeStreams: Run `avformat_find_stream_info` (decodes a little to learn codec
     ///     parameters). Not needed for TS and fMP4 carrying H.264/HEVC/AAC: decoders learn them in-band.
     public init(bytes: [UInt8], container: ContainerFormat? = nil, probeStreams: Bool = false) throws(MediaError) {
-        input = try MemoryInput(bytes: bytes)
         let chosen = container ?? ContainerFormat.sniff(bytes)
+        let bytes = chosen?.isPackedAudio == true ? PackedAudio.withoutInnerTags(bytes) : bytes
+        input = try MemoryInput(bytes: bytes)
         self.container = chosen
         guard var context = avformat_alloc_context() else { throw .outOfMemory("AVFormatContext") }
         context.pointee.pb = input.context
@@ -124,7 +134,28 @@ public final class Demuxer {
                 throw .openFailed(code: probe, message: AVError.message(probe), byteCount: bytes.count)
             }
         }
-        streams = (0..<Int(opened.pointee.nb_streams)).map { Demuxer.describe(opened.pointee.streams[$0]!, format: opened) }
+        if chosen?.isPackedAudio == true, let start = PackedAudio.timestamp(bytes) {
+            // Packed audio is timed by its ID3 tag (the raw audio demuxers start every segment at 0), on the
+            // MPEG-2 clock, so its timestamps wrap at 33 bits as a TS's do (FFmpeg's HLS demuxer times it so).
+            startOffsets = (0..<Int(opened.pointee.nb_streams)).map {
+                av_rescale_q(start, AVRational(num: 1, den: 90_000), opened.pointee.streams[$0]!.pointee.time_base)
+            }
+        }
+        streams = []
+        describeStreams()
+    }
+
+    /// Added to each stream's packet timestamps (by stream index): packed audio's ID3 start; nil otherwise.
+    private var startOffsets: [Int64]?
+
+    /// Describes the container's streams into ``streams``.
+    private func describeStreams() {
+        guard let format else { return }
+        streams = (0..<Int(format.pointee.nb_streams)).map { index in
+            var info = Demuxer.describe(format.pointee.streams[index]!, format: format)
+            if startOffsets != nil { info.ptsWrapBits = 33 }
+            return info
+        }
     }
 
     deinit { avformat_close_input(&format) }
@@ -174,8 +205,10 @@ public final class Demuxer {
             throw .demuxFailed(code: code, message: AVError.message(code), byteOffset: bytePosition)
         }
         let index = Int(raw.pointee.stream_index)
-        if index >= streams.count {
-            streams = (0..<Int(format.pointee.nb_streams)).map { Demuxer.describe(format.pointee.streams[$0]!, format: format) }
+        if index >= streams.count { describeStreams() }
+        if let startOffsets, index < startOffsets.count {
+            if raw.pointee.pts != noPTS { raw.pointee.pts += startOffsets[index] }
+            if raw.pointee.dts != noPTS { raw.pointee.dts += startOffsets[index] }
         }
         let info = streams[index]
         return Packet(raw: raw, timeBase: info.timeBase, kind: info.kind)

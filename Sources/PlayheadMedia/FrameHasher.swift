@@ -33,13 +33,14 @@ final class FrameHasher {
         }
         let size = Int(f.nb_samples) * Int(channels) * 2
         if scratch.count < size { scratch = [UInt8](repeating: 0, count: size) }
+        // The planes through extended_data: `data` holds eight, and a planar frame of more channels (garbage
+        // read as AAC can decode to one) has the rest only there; reading past `data` handed libswresample its
+        // line sizes as plane pointers, and it crashed.
+        guard let planes = f.extended_data else { return nil }
         let converted = scratch.withUnsafeMutableBufferPointer { out -> Int32 in
             var target: UnsafeMutablePointer<UInt8>? = out.baseAddress
-            return withUnsafeBytes(of: &frame.pointee.data) { data in
-                let input = UnsafeMutableRawPointer(mutating: data.baseAddress!)
-                    .assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
-                return swr_convert(resampler, &target, f.nb_samples, input, f.nb_samples)
-            }
+            let input = UnsafeMutableRawPointer(planes).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
+            return swr_convert(resampler, &target, f.nb_samples, input, f.nb_samples)
         }
         guard converted == f.nb_samples else { return nil }
         return (md5(count: size), size)

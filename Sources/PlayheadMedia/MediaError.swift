@@ -14,7 +14,7 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     case decoderNotFound(codec: String)
     /// The decoder could not be set up.
     case decoderOpenFailed(codec: String, code: Int32, message: String)
-    /// AES-128 decryption failed: bad length, bad key size or bad padding.
+    /// Decryption failed (AES-128 or SAMPLE-AES, said in the reason): bad length, bad key size or bad padding.
     case decryptionFailed(String)
     /// A resource could not be allocated by FFmpeg.
     case outOfMemory(String)
@@ -39,7 +39,7 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
         case let .decoderOpenFailed(codec, code, message):
             return "cannot open \(codec) decoder: \(message) [\(code)]"
         case let .decryptionFailed(why):
-            return "AES-128 decryption failed: \(why)"
+            return "decryption failed: \(why)"
         case let .outOfMemory(what):
             return "out of memory allocating \(what)"
         case let .emptyMedia(initializationBytes):

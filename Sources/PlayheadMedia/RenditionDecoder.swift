@@ -121,10 +121,12 @@ public final class RenditionDecoder {
         // The first segment is probed (a little decoding) so codec parameters and frame rate are known;
         // later ones adopt them, so packets without timestamps (AAC in TS) can still be timed. A segment
         // that cannot be opened leaves the probe to the next one.
-        let probe = !probed
+        // Packed audio is probed every time: its raw demuxer times only a segment's first frame otherwise.
+        let first = !probed
+        let probe = first || (container ?? ContainerFormat.sniff(bytes))?.isPackedAudio == true
         let demuxer = try Demuxer(bytes: bytes, container: container, probeStreams: probe)
         probed = true
-        if probe {
+        if first {
             known = CodecParameterSet(from: demuxer)
         } else if let known {
             demuxer.adopt(known)

@@ -17,10 +17,11 @@ public enum SampleAES {
     /// What the segment's container allows: nil when it can be decrypted here, else why not.
     public static func unsupportedContainer(_ bytes: [UInt8]) -> String? {
         switch ContainerFormat.sniff(bytes) {
-        case .mpegTS, .adts: nil
+        case .mpegTS, .adts, .ac3, .eac3: nil
         case .mp4: "SAMPLE-AES in fragmented MP4 (cbcs, samples described by the senc/saiz boxes) is not supported: "
             + "Playhead decrypts SAMPLE-AES in MPEG-TS and packed audio segments"
-        case nil: if Self.audioSyncOffset(bytes) != nil { nil } else { "SAMPLE-AES: the segment is neither MPEG-TS nor packed audio" }
+        case .mp3: "SAMPLE-AES is not defined for MP3 packed audio (only AAC, AC-3 and E-AC-3)"
+        case nil: "SAMPLE-AES: the segment is neither MPEG-TS nor packed audio"
         }
     }
 
@@ -35,10 +36,10 @@ public enum SampleAES {
             TransportStreamSamples.rewrite(&bytes) { codec, payload in
                 payload = codec == .h264 ? decryptAnnexB(payload, cipher) : cryptFrames(payload, codec, cipher)
             }
-        } else if let start = audioSyncOffset(bytes) {
-            let codec: SampleCodec = bytes[start] == 0xFF ? .aac : .ac3
-            let frames = cryptFrames(Array(bytes[start...]), codec, cipher)
-            bytes.replaceSubrange(start..., with: frames)
+        } else {
+            let start = PackedAudio.tagsEnd(bytes, from: 0)
+            guard let format = PackedAudio.frameFormat(bytes, at: start) else { return }
+            bytes = cryptFrames(bytes, format == .adts ? .aac : .ac3, cipher, from: start)
         }
     }
 
@@ -164,29 +165,23 @@ public enum SampleAES {
 
     // MARK: - Audio
 
-    /// The offset of the first audio frame of a packed audio segment: after its ID3v2 tags, at an ADTS or
-    /// AC-3 sync word; nil when there is none there.
-    static func audioSyncOffset(_ bytes: [UInt8]) -> Int? {
-        var offset = 0
-        while offset + 10 <= bytes.count, bytes[offset] == 0x49, bytes[offset + 1] == 0x44, bytes[offset + 2] == 0x33 {
-            let size = bytes[(offset + 6)..<(offset + 10)].reduce(0) { $0 << 7 | Int($1 & 0x7F) }
-            offset += 10 + size + (bytes[offset + 5] & 0x10 != 0 ? 10 : 0)
-        }
-        guard offset + 1 < bytes.count else { return nil }
-        if bytes[offset] == 0xFF, bytes[offset + 1] & 0xF6 == 0xF0 { return offset }
-        if bytes[offset] == 0x0B, bytes[offset + 1] == 0x77 { return offset }
-        return nil
-    }
-
-    /// Audio frames laid end to end, each put through `cipher` (a chain of its own): after its header and 16
-    /// clear bytes, every whole block. A frame whose header does not read, or that runs past the end, ends the
-    /// walk (the rest is left as it is).
-    static func cryptFrames(_ frames: [UInt8], _ codec: SampleCodec, _ cipher: Cipher) -> [UInt8] {
+    /// Audio frames from `start` on, each put through `cipher` (a chain of its own): after its header and 16
+    /// clear bytes, every whole block. An ID3 tag between frames is stepped over; elsewhere a byte where no
+    /// frame starts is passed, to the next sync word (as FFmpeg looks for the next one); a frame that runs past
+    /// the end ends the walk.
+    static func cryptFrames(_ frames: [UInt8], _ codec: SampleCodec, _ cipher: Cipher, from start: Int = 0) -> [UInt8] {
         var output = frames
-        var offset = 0
+        var offset = start
         while offset + 7 <= frames.count {
-            guard let frame = codec == .aac ? adtsFrame(frames, at: offset) : ac3Frame(frames, at: offset),
-                  frame.length > 0, offset + frame.length <= frames.count else { break }
+            if let tag = PackedAudio.tagLength(frames, at: offset) {
+                offset += tag
+                continue
+            }
+            guard let frame = codec == .aac ? PackedAudio.adtsFrame(frames, at: offset) : PackedAudio.ac3Frame(frames, at: offset), frame.length > 0 else {
+                offset += 1
+                continue
+            }
+            guard offset + frame.length <= frames.count else { break }
             if frame.length - frame.header > 31 {
                 let first = offset + frame.header + 16
                 let count = (frame.length - frame.header - 16) / 16
@@ -195,35 +190,6 @@ public enum SampleAES {
             offset += frame.length
         }
         return output
-    }
-
-    /// The length and header length of the ADTS frame at `offset` (7 bytes, 9 with a CRC).
-    static func adtsFrame(_ bytes: [UInt8], at offset: Int) -> (length: Int, header: Int)? {
-        guard offset + 7 <= bytes.count, bytes[offset] == 0xFF, bytes[offset + 1] & 0xF6 == 0xF0 else { return nil }
-        let length = Int(bytes[offset + 3] & 0x03) << 11 | Int(bytes[offset + 4]) << 3 | Int(bytes[offset + 5]) >> 5
-        return (length, bytes[offset + 1] & 0x01 == 1 ? 7 : 9)
-    }
-
-    /// The length of the AC-3 or E-AC-3 sync frame at `offset` (no header is skipped for these).
-    static func ac3Frame(_ bytes: [UInt8], at offset: Int) -> (length: Int, header: Int)? {
-        guard offset + 6 <= bytes.count, bytes[offset] == 0x0B, bytes[offset + 1] == 0x77 else { return nil }
-        let bsid = bytes[offset + 5] >> 3
-        if bsid > 10 {
-            // E-AC-3: frmsiz, 11 bits, in 16-bit words minus one.
-            let words = (Int(bytes[offset + 2] & 0x07) << 8 | Int(bytes[offset + 3])) + 1
-            return (words * 2, 0)
-        }
-        let fscod = Int(bytes[offset + 4] >> 6), code = Int(bytes[offset + 4] & 0x3F)
-        guard fscod < 3, code < 38 else { return nil }
-        let kbps = [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 576, 640][code / 2]
-        // 16-bit words per 1536-sample frame: at 48 kHz 2 per kbit/s, at 32 kHz 3, at 44.1 kHz rounded down
-        // plus one for an odd code.
-        let words = switch fscod {
-        case 0: kbps * 2
-        case 1: kbps * 1_536_000 / (44_100 * 16) + (code & 1)
-        default: kbps * 3
-        }
-        return (words * 2, 0)
     }
 }
 
@@ -239,8 +205,8 @@ struct Cipher {
     let decrypting: Bool
 
     init(key: [UInt8], iv: [UInt8], decrypting: Bool) throws(MediaError) {
-        guard key.count == 16 else { throw .decryptionFailed("key is \(key.count) bytes, expected 16") }
-        guard iv.count == 16 else { throw .decryptionFailed("IV is \(iv.count) bytes, expected 16") }
+        guard key.count == 16 else { throw .decryptionFailed("SAMPLE-AES: key is \(key.count) bytes, expected 16") }
+        guard iv.count == 16 else { throw .decryptionFailed("SAMPLE-AES: IV is \(iv.count) bytes, expected 16") }
         self.key = key
         self.iv = iv
         self.decrypting = decrypting

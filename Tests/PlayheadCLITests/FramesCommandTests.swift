@@ -155,13 +155,13 @@ import Testing
         let report = try #require(try JSONSerialization.jsonObject(with: Data(played.stdout.utf8)) as? [String: Any])
         #expect(report["finalStatus"] as? String == "completed")
         let damage = report["damage"] as? [String] ?? []
-        #expect(damage == ["file://\(cut): AES-128 decryption failed: bad PKCS#7 padding: a wrong key or IV, or the data is cut short or damaged; "
+        #expect(damage == ["file://\(cut): decryption failed: AES-128: bad PKCS#7 padding: a wrong key or IV, or the data is cut short or damaged; "
                            + "the segment is skipped"], "\(damage)")
         #expect(((report["framesPresented"] as? [String: Int])?["video"] ?? 0) >= 180)
         #expect(!played.stderr.contains("NETWORK_ERROR"))
         let framed = await CLI.run(CLI.playhead, ["frames", folder + "/index.m3u8"])
         #expect(framed.status == 1)
-        #expect(framed.stderr.contains("seg002.ts: AES-128 decryption failed: bad PKCS#7 padding"), "\(framed.stderr)")
+        #expect(framed.stderr.contains("seg002.ts: decryption failed: AES-128: bad PKCS#7 padding"), "\(framed.stderr)")
     }
 
     @Test func eachSegmentCountsItsOwnFrames() async throws {

@@ -1,3 +1,4 @@
+import CFFmpeg
 import Foundation
 @testable import PlayheadMedia
 import PlayheadTestFixtures
@@ -50,7 +51,7 @@ import Testing
         #expect(encode.status == 0, "\(encode.stderr)")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         var offset = 0, frames = 0
-        while offset < bytes.count, let frame = SampleAES.ac3Frame(bytes, at: offset), frame.length > 0 {
+        while offset < bytes.count, let frame = PackedAudio.ac3Frame(bytes, at: offset), frame.length > 0 {
             offset += frame.length
             frames += 1
         }
@@ -104,5 +105,66 @@ import Testing
         noise[0] = 0x47
         noise[188] = 0x47
         try SampleAES.decrypt(&noise, key: Self.key, iv: Self.iv)
+    }
+}
+
+/// Packed audio read by the right demuxer, and audio of any channel count hashed without a trap.
+@Suite struct PackedAudioReadingTests {
+    /// A packed AC-3 segment (ID3 tag, AC-3 frames) of 2 s, 48 kHz.
+    static func packedAC3(seconds: Int = 2, bitrate: String = "96k", source: String = "sine=f=440:sample_rate=48000") throws -> [UInt8] {
+        let path = NSTemporaryDirectory() + "playhead-packed-ac3-\(UUID().uuidString).ac3"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let encode = ChildProcess.runBlocking("ffmpeg", ["-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", source,
+                                                         "-t", "\(seconds)", "-c:a", "ac3", "-b:a", bitrate, "-ac", "2", "-f", "ac3", path])
+        #expect(encode.status == 0, "\(encode.stderr)")
+        return PackedAudioMaker.tag(ticks: 90_000) + [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    @Test func anID3TagInFrontOfAC3IsReadAsAC3() throws {
+        let segment = try Self.packedAC3()
+        #expect(ContainerFormat.sniff(segment) == .ac3)
+        var options = RenditionDecoderOptions()
+        options.hashFrames = true
+        var frames = 0
+        let report = try RenditionDecoder(options: options).decodeSegment(segment) { _ in frames += 1 }
+        #expect(frames == 63 && report.damage.isEmpty, "\(frames) frames, \(report.damage)")
+    }
+
+    /// A planar audio frame of 16 channels is hashed from all its planes: its ninth and later are only in
+    /// `extended_data`, and reading them from `data` gave libswresample line sizes as pointers (a crash, on AC-3
+    /// read as AAC, QA35). Each plane's samples differ, so the hash of the interleaved s16 is checked by hand.
+    @Test func aFrameOfSixteenChannelsIsHashedFromEveryPlane() throws {
+        var frame = av_frame_alloc()
+        defer { av_frame_free(&frame) }
+        let f = try #require(frame)
+        av_channel_layout_default(&f.pointee.ch_layout, 16)
+        f.pointee.format = AV_SAMPLE_FMT_S16P.rawValue
+        f.pointee.sample_rate = 48_000
+        f.pointee.nb_samples = 4
+        #expect(av_frame_get_buffer(f, 0) >= 0)
+        var interleaved: [UInt8] = []
+        for sample in 0..<4 {
+            for channel in 0..<16 {
+                let value = Int16(channel * 100 + sample)
+                f.pointee.extended_data[channel]!.withMemoryRebound(to: Int16.self, capacity: 4) { $0[sample] = value }
+                interleaved += [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
+            }
+        }
+        var digest = [UInt8](repeating: 0, count: 16)
+        av_md5_sum(&digest, interleaved, interleaved.count)
+        let hashed = FrameHasher().hashAudio(f)
+        #expect(hashed?.size == 4 * 16 * 2)
+        #expect(hashed?.md5 == hex(digest))
+    }
+
+    /// AC-3 data read as AAC (what the sniffer once did) gives the AAC decoder garbage: damage, not a crash.
+    @Test func garbageAudioIsHashedWithoutATrap() throws {
+        var options = RenditionDecoderOptions()
+        options.hashFrames = true
+        let decoder = RenditionDecoder(options: options)
+        let ac3 = try Self.packedAC3(seconds: 30, bitrate: "192k", source: "anoisesrc=sample_rate=48000:amplitude=0.5")
+        for start in stride(from: 0, to: ac3.count, by: 100_000) {
+            _ = try? decoder.decodeSegment(PackedAudioMaker.tag(ticks: 0) + ac3[start..<min(start + 100_000, ac3.count)], container: .adts) { _ in }
+        }
     }
 }
