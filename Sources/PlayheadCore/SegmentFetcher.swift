@@ -158,7 +158,7 @@ public actor SegmentFetcher {
         }
     }
 
-    /// The 16 bytes of an identity key (`key.uri`, fetched once and kept).
+    /// The 16 bytes of an identity key (`key.uri`, fetched once and kept; a `data:` URI decoded).
     /// - Throws: the fetch's failure, or a media error when the key is not 16 bytes (usually an error page
     ///   served in its place), naming the segment `url` it was for.
     private func fetchKey(_ key: SegmentKey, url: String, baseURL: String, at seconds: Double,
@@ -168,6 +168,9 @@ public actor SegmentFetcher {
         let keyBytes: [UInt8]
         if let cached = keys[keyURL] {
             keyBytes = cached
+        } else if DataURL.isDataURL(keyURL) {
+            keyBytes = try DataURL.bytes(keyURL)
+            keys[keyURL] = keyBytes
         } else {
             let transfer = try await network.fetch(keyURL, range: nil, at: seconds + elapsed)
             elapsed += transfer.seconds

@@ -82,6 +82,36 @@ import Testing
         #expect(CLI.hashes(ours.stdout).count == 240, "the two segments before it")
     }
 
+    /// A key given as a `data:` URI (base64, padding left out, or percent-escaped) is decoded, not fetched
+    /// (libcurl called it an unsupported URL); one whose base64 does not decode is named.
+    @Test(arguments: ["base64", "percent", "broken"])
+    func aKeyGivenAsADataURIIsDecoded(form: String) async throws {
+        let folder = NSTemporaryDirectory() + "playhead-data-key-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let key = try Data(contentsOf: URL(fileURLWithPath: CLI.streams + "/aes/key.bin"))
+        let uri = switch form {
+        case "base64": "data:text/plain;base64," + key.base64EncodedString().replacingOccurrences(of: "=", with: "")
+        case "percent": "data:application/octet-stream," + key.map { String(format: "%%%02X", $0) }.joined()
+        default: "data:text/plain;base64,AB*CD"
+        }
+        let playlist = try String(contentsOfFile: CLI.streams + "/aes/index.m3u8", encoding: .utf8)
+            .replacingOccurrences(of: "URI=\"key.bin\"", with: "URI=\"\(uri)\"")
+            .split(separator: "\n").map { $0.hasSuffix(".ts") ? "file://\(CLI.streams)/aes/\($0)" : String($0) }
+        try playlist.joined(separator: "\n").write(toFile: folder + "/index.m3u8", atomically: true, encoding: .utf8)
+        let ours = await CLI.run(CLI.playhead, ["frames", folder + "/index.m3u8", "--framemd5", "-"])
+        if form == "broken" {
+            #expect(ours.status == 1)
+            #expect(ours.stderr.contains("the data: URL's base64 data does not decode"), "\(ours.stderr)")
+        } else {
+            #expect(ours.status == 0, "\(ours.stderr)")
+            let server = try LoopbackHTTPServer(root: CLI.streams)
+            defer { server.stop() }
+            let expected = await ChildProcess.ffmpegHashes(server.url("/aes/index.m3u8"))
+            #expect(expected.count >= 299 && CLI.hashes(ours.stdout) == expected)
+        }
+    }
+
     @Test func aKeyThatIsNotSixteenBytesIsNamed() async throws {
         // An origin serving an error page where the AES-128 key should be.
         let folder = NSTemporaryDirectory() + "playhead-key-\(UUID().uuidString)"
