@@ -21,10 +21,31 @@ enum PlaylistSummary {
             out += "  \(playlist.segments.count) segments, \(String(format: "%.3f", playlist.totalDurationSeconds)) s, target duration \(playlist.targetDuration.map(String.init) ?? "?") s, media sequence \(playlist.mediaSequence)\n"
             let discontinuities = playlist.segments.filter(\.discontinuity).count
             if discontinuities > 0 { out += "  \(discontinuities) discontinuities\n" }
-            if playlist.segments.contains(where: { $0.key != nil }) { out += "  encrypted segments\n" }
+            out += encryption(playlist.segments)
             if playlist.segments.contains(where: { $0.map != nil }) { out += "  fMP4 (EXT-X-MAP)\n" }
         }
         for warning in parsed.warnings { out += "  warning: \(warning)\n" }
         return out
+    }
+
+    /// One line for each kind of key the segments name: how many segments, the method, the key format, and
+    /// whether Playhead decrypts it (nothing when no segment is encrypted).
+    static func encryption(_ segments: [MediaSegment]) -> String {
+        var counts: [String: Int] = [:]
+        var order: [String] = []
+        for segment in segments {
+            for key in segment.keys where key.method != .none {
+                let format = key.isIdentityFormat ? "identity key" : "KEYFORMAT \"\(key.keyFormat ?? "")\""
+                let decrypted = switch key.method {
+                case .aes128: key.isIdentityFormat || segment.keys.allSatisfy { $0.method == .none || !$0.isIdentityFormat }
+                case .sampleAES: key.isIdentityFormat
+                default: false
+                }
+                let line = "METHOD=\(key.method.text), \(format)" + (decrypted ? "" : " (not decrypted here)")
+                if counts[line] == nil { order.append(line) }
+                counts[line, default: 0] += 1
+            }
+        }
+        return order.map { "  encrypted: \(counts[$0]!) of \(segments.count) segments, \($0)\n" }.joined()
     }
 }

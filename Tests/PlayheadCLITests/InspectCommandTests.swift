@@ -38,6 +38,20 @@ import Testing
         #expect((variants[3]["resolution"] as? [String: Int]) == ["width": 1280, "height": 720])
     }
 
+    /// The summary says how the segments are encrypted, and whether Playhead decrypts each kind of key.
+    @Test func encryptionIsSaidByMethodAndKeyFormat() async throws {
+        let path = try write("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-KEY:METHOD=AES-128,URI=\"k.bin\"\n#EXTINF:4,\na.ts\n"
+            + "#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"k2.bin\"\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://k\",KEYFORMAT=\"com.apple.streamingkeydelivery\",KEYFORMATVERSIONS=\"1\"\n"
+            + "#EXT-X-VERSION:5\n#EXTINF:4,\nb.ts\n#EXTINF:4,\nc.ts\n#EXT-X-KEY:METHOD=NONE\n#EXTINF:4,\nd.ts\n#EXT-X-ENDLIST\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = await CLI.run(CLI.playhead, ["inspect", "playlist", path])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("  encrypted: 1 of 4 segments, METHOD=AES-128, identity key\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("  encrypted: 2 of 4 segments, METHOD=SAMPLE-AES, identity key\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("  encrypted: 2 of 4 segments, METHOD=SAMPLE-AES, KEYFORMAT \"com.apple.streamingkeydelivery\" (not decrypted here)\n"),
+                "\(text.stdout)")
+    }
+
     @Test func parseErrorIsExitOneNamingLineAndColumn() async throws {
         let path = try write("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\n#EXTINF:4,\na.ts\n")
         defer { try? FileManager.default.removeItem(atPath: path) }
