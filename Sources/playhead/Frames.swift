@@ -106,6 +106,10 @@ struct Frames: AsyncParsableCommand {
             let reader = RenditionReader(client: client, playlist: loaded.playlist, baseURL: loaded.media.effectiveURL)
             try await reader.read(decoder: decoder, onSegment: sink.segment, onPacket: sink.packet, onFrame: sink.frame)
             sink.finish(elapsed: ContinuousClock.now - started)
+            if sink.damageCount > 0, loaded.playlist.segments.contains(where: { $0.key?.method == .sampleAES }) {
+                // SAMPLE-AES carries no check of its own (no padding to fail): a wrong key or IV decodes to damage.
+                printError("note: \(loaded.media.url) is SAMPLE-AES: damage in its frames is what a wrong key or IV gives too")
+            }
             // As ffmpeg's `-map 0:a` on a stream without audio: an error, not an empty output.
             let missing = stream.kinds.filter { !sink.kindsSeen.contains($0) }
             if stream == .all ? missing.count == stream.kinds.count : !missing.isEmpty {

@@ -106,6 +106,20 @@ import Testing
         #expect(outcome.stderr.contains("s0.ts"), "names the segment: \(outcome.stderr)")
     }
 
+    /// A wrong key decodes to damage (SAMPLE-AES has no padding to fail on): `frames` says that this is what a
+    /// wrong key or IV gives, after the damage.
+    @Test func aWrongKeyIsHintedAtAfterTheDamage() async throws {
+        let folder = try await Self.makeStream()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(Self.key.map { $0 ^ 0x5A }).write(to: URL(fileURLWithPath: folder + "/enc/key.bin"))
+        let outcome = await CLI.run(CLI.playhead, ["frames", folder + "/enc/index.m3u8"])
+        #expect(outcome.stderr.contains("damage"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("is SAMPLE-AES: damage in its frames is what a wrong key or IV gives too"), "\(outcome.stderr)")
+        try Data(Self.key).write(to: URL(fileURLWithPath: folder + "/enc/key.bin"))
+        let right = await CLI.run(CLI.playhead, ["frames", folder + "/enc/index.m3u8"])
+        #expect(right.status == 0 && !right.stderr.contains("wrong key"), "no damage, no note: \(right.stderr)")
+    }
+
     /// SAMPLE-AES over fMP4 (cbcs) is refused by name rather than decoded as garbage.
     @Test func sampleAESInFragmentedMP4IsRefused() async throws {
         let folder = NSTemporaryDirectory() + "playhead-sample-aes-fmp4-\(UUID().uuidString)"
