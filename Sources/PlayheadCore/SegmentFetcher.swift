@@ -164,7 +164,8 @@ public actor SegmentFetcher {
     private func fetchKey(_ key: SegmentKey, url: String, baseURL: String, at seconds: Double,
                           elapsed: inout Double, fetched: inout Int) async throws(PlayheadError) -> [UInt8] {
         guard let keyURI = key.uri else { throw .unsupported(url: url, detail: "EXT-X-KEY METHOD=\(key.method.text) without URI") }
-        let keyURL = try ResourceURL.resolve(keyURI, against: baseURL)
+        // A data: URI is taken as written: resolving it as a URL escapes it again (% became %25).
+        let keyURL = DataURL.isDataURL(keyURI) ? keyURI : try ResourceURL.resolve(keyURI, against: baseURL)
         let keyBytes: [UInt8]
         if let cached = keys[keyURL] {
             keyBytes = cached

@@ -28,6 +28,7 @@ public enum ContainerFormat: String, Sendable {
             if ["ftyp", "styp", "moov", "moof", "sidx", "mdat", "free"].contains(box) { return .mp4 }
         }
         if PackedAudio.isID3(bytes, at: 0) { return PackedAudio.frameFormat(bytes, at: PackedAudio.tagsEnd(bytes, from: 0)) ?? .adts }
+        if let sync = PackedAudio.frameAfterDamagedTag(bytes) { return PackedAudio.frameFormat(bytes, at: sync) }
         return PackedAudio.frameFormat(bytes, at: 0)
     }
 
@@ -102,7 +103,13 @@ public final class Demuxer {
     ///     parameters). Not needed for TS and fMP4 carrying H.264/HEVC/AAC: decoders learn them in-band.
     public init(bytes: [UInt8], container: ContainerFormat? = nil, probeStreams: Bool = false) throws(MediaError) {
         let chosen = container ?? ContainerFormat.sniff(bytes)
-        let bytes = chosen?.isPackedAudio == true ? PackedAudio.withoutInnerTags(bytes) : bytes
+        var bytes = bytes
+        if chosen?.isPackedAudio == true {
+            // A damaged ID3 header in front (its size does not read) goes, up to the first frame: the raw demuxers
+            // lost the segment's first frames, or all of them, to it.
+            if let sync = PackedAudio.frameAfterDamagedTag(bytes) { bytes.removeFirst(sync) }
+            bytes = PackedAudio.withoutInnerTags(bytes)
+        }
         input = try MemoryInput(bytes: bytes)
         self.container = chosen
         guard var context = avformat_alloc_context() else { throw .outOfMemory("AVFormatContext") }
@@ -127,16 +134,24 @@ public final class Demuxer {
             avformat_close_input(&format)
             throw .notASegment(format: name, byteCount: bytes.count)
         }
-        if probeStreams {
+        let name = opened.pointee.iformat.map { String(cString: $0.pointee.name) } ?? ""
+        // Packed audio, as sniffed or as libavformat's probe read it (a damaged ID3 tag in front): its raw demuxer
+        // times only a segment's first frame unless probed, so it always is.
+        isPackedAudio = chosen?.isPackedAudio == true || name.split(separator: ",").contains { Self.rawAudioFormats.contains(String($0)) }
+        if probeStreams || isPackedAudio {
             let probe = avformat_find_stream_info(opened, nil)
             if probe < 0 {
                 avformat_close_input(&format)
                 throw .openFailed(code: probe, message: AVError.message(probe), byteCount: bytes.count)
             }
         }
-        if chosen?.isPackedAudio == true, let start = PackedAudio.timestamp(bytes) {
+        if isPackedAudio, let tag = PackedAudio.timestamp(bytes) {
             // Packed audio is timed by its ID3 tag (the raw audio demuxers start every segment at 0), on the
             // MPEG-2 clock, so its timestamps wrap at 33 bits as a TS's do (FFmpeg's HLS demuxer times it so).
+            // A start in the last minute before the wrap is taken as negative, as libavformat takes a TS
+            // segment's first timestamp there, so a segment across the wrap runs on, and the next follows it.
+            let wrap: Int64 = 1 << 33
+            let start = tag >= wrap - 60 * 90_000 ? tag - wrap : tag
             startOffsets = (0..<Int(opened.pointee.nb_streams)).map {
                 av_rescale_q(start, AVRational(num: 1, den: 90_000), opened.pointee.streams[$0]!.pointee.time_base)
             }
@@ -147,6 +162,15 @@ public final class Demuxer {
 
     /// Added to each stream's packet timestamps (by stream index): packed audio's ID3 start; nil otherwise.
     private var startOffsets: [Int64]?
+
+    /// Whether the segment is packed audio (raw audio frames, maybe after ID3 tags).
+    public private(set) var isPackedAudio = false
+
+    /// Whether the segment is packed audio timed by its ID3 tag's `transportStreamTimestamp`.
+    public var isTimedByTag: Bool { startOffsets != nil }
+
+    /// The libavformat demuxers of raw audio frames: what packed audio is read with.
+    static let rawAudioFormats: Set<String> = ["aac", "ac3", "eac3", "mp3"]
 
     /// Describes the container's streams into ``streams``.
     private func describeStreams() {

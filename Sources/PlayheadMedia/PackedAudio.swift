@@ -116,4 +116,18 @@ enum PackedAudio {
         guard copiedTo > 0 else { return bytes }
         return output + bytes[min(copiedTo, bytes.count)...]
     }
+
+    /// Where the first audio frame's sync word is, within the first 4 KB, when `bytes` begin with "ID3" but not
+    /// with a tag header that reads (its size bytes are not syncsafe, or it is cut short); nil otherwise.
+    static func frameAfterDamagedTag(_ bytes: [UInt8]) -> Int? {
+        guard bytes.starts(with: Array("ID3".utf8)), !isID3(bytes, at: 0) else { return nil }
+        // A frame whose length leads to another of the same codec (or to the end): a lone sync-like pair of bytes
+        // (the damaged size's FF FF) is not one.
+        return (3..<min(bytes.count, 4096)).first { offset in
+            guard let format = frameFormat(bytes, at: offset), format != .mp3,
+                  let frame = format == .adts ? adtsFrame(bytes, at: offset) : ac3Frame(bytes, at: offset), frame.length >= 7 else { return false }
+            let next = offset + frame.length
+            return next == bytes.count || frameFormat(bytes, at: next) == format
+        }
+    }
 }

@@ -121,10 +121,8 @@ public final class RenditionDecoder {
         // The first segment is probed (a little decoding) so codec parameters and frame rate are known;
         // later ones adopt them, so packets without timestamps (AAC in TS) can still be timed. A segment
         // that cannot be opened leaves the probe to the next one.
-        // Packed audio is probed every time: its raw demuxer times only a segment's first frame otherwise.
         let first = !probed
-        let probe = first || (container ?? ContainerFormat.sniff(bytes))?.isPackedAudio == true
-        let demuxer = try Demuxer(bytes: bytes, container: container, probeStreams: probe)
+        let demuxer = try Demuxer(bytes: bytes, container: container, probeStreams: first)
         probed = true
         if first {
             known = CodecParameterSet(from: demuxer)
@@ -151,7 +149,23 @@ public final class RenditionDecoder {
             }
         }
         demuxer.releaseInput()
+        if demuxer.isPackedAudio { continuePackedAudio(packets, timedByTag: demuxer.isTimedByTag) }
         return DemuxedSegment(demuxer: demuxer, packets: Self.interleaved(packets), damage: damage, discontinuity: discontinuity)
+    }
+
+    /// Where the last packed audio segment's packets ended, seconds on their timeline.
+    private var packedAudioEnd: Double?
+
+    /// Packed audio without a usable ID3 timestamp (no tag, a damaged one) starts where the segment before
+    /// ended, as FFmpeg's HLS demuxer goes on (its raw demuxer started it at 0); then notes where it ends.
+    private func continuePackedAudio(_ packets: [Packet], timedByTag: Bool) {
+        func seconds(_ packet: Packet, _ ticks: Int64) -> Double { Double(ticks) * packet.timeBase.doubleValue }
+        let starts = packets.compactMap { packet in packet.pts.map { seconds(packet, $0) } }
+        guard let start = starts.min() else { return }
+        if !timedByTag, let end = packedAudioEnd {
+            for packet in packets { packet.shiftTimestamps(bySeconds: end - start) }
+        }
+        packedAudioEnd = packets.compactMap { packet in packet.pts.map { seconds(packet, $0 + max(packet.duration, 0)) } }.max()
     }
 
     /// Decodes one packet of `segment` (skipped unless its stream is decoded in this mode) and hands

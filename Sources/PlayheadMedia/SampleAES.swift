@@ -37,7 +37,7 @@ public enum SampleAES {
                 payload = codec == .h264 ? decryptAnnexB(payload, cipher) : cryptFrames(payload, codec, cipher)
             }
         } else {
-            let start = PackedAudio.tagsEnd(bytes, from: 0)
+            let start = PackedAudio.frameAfterDamagedTag(bytes) ?? PackedAudio.tagsEnd(bytes, from: 0)
             guard let format = PackedAudio.frameFormat(bytes, at: start) else { return }
             bytes = cryptFrames(bytes, format == .adts ? .aac : .ac3, cipher, from: start)
         }

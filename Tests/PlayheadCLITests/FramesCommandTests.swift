@@ -84,7 +84,7 @@ import Testing
 
     /// A key given as a `data:` URI (base64, padding left out, or percent-escaped) is decoded, not fetched
     /// (libcurl called it an unsupported URL); one whose base64 does not decode is named.
-    @Test(arguments: ["base64", "percent", "broken"])
+    @Test(arguments: ["base64", "percent", "broken", "bad escape"])
     func aKeyGivenAsADataURIIsDecoded(form: String) async throws {
         let folder = NSTemporaryDirectory() + "playhead-data-key-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -93,6 +93,7 @@ import Testing
         let uri = switch form {
         case "base64": "data:text/plain;base64," + key.base64EncodedString().replacingOccurrences(of: "=", with: "")
         case "percent": "data:application/octet-stream," + key.map { String(format: "%%%02X", $0) }.joined()
+        case "bad escape": "data:,%zz"
         default: "data:text/plain;base64,AB*CD"
         }
         let playlist = try String(contentsOfFile: CLI.streams + "/aes/index.m3u8", encoding: .utf8)
@@ -103,6 +104,10 @@ import Testing
         if form == "broken" {
             #expect(ours.status == 1)
             #expect(ours.stderr.contains("the data: URL's base64 data does not decode"), "\(ours.stderr)")
+        } else if form == "bad escape" {
+            // Taken as written: resolved as a URL it was escaped again (%25zz), and read as three bytes.
+            #expect(ours.status == 1)
+            #expect(ours.stderr.contains("data:,%zz: the data: URL has a % not followed by two hexadecimal digits"), "\(ours.stderr)")
         } else {
             #expect(ours.status == 0, "\(ours.stderr)")
             let server = try LoopbackHTTPServer(root: CLI.streams)

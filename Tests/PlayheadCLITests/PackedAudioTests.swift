@@ -14,8 +14,10 @@ import Testing
 
     /// A folder with `clear/index.m3u8` and `enc/index.m3u8` (SAMPLE-AES, key and IV in the playlist): 8 s of
     /// `codec` (aac, ac3 or eac3; 48 kHz) in 2 s packed audio segments, an ID3 tag mid-segment with `midTag`;
-    /// and `plain/index.m3u8`, clear without that tag.
-    static func makeRendition(_ codec: String, midTag: Bool = false) async throws -> String {
+    /// and `plain/index.m3u8`, clear without that tag. The first segment starts at `startTicks` (90 kHz);
+    /// `change` may alter the segments of `clear` and `enc` before they are written.
+    static func makeRendition(_ codec: String, midTag: Bool = false, startTicks: Int64 = 126_000,
+                              change: (inout [[UInt8]]) -> Void = { _ in }) async throws -> String {
         let folder = NSTemporaryDirectory() + "playhead-packed-\(UUID().uuidString)"
         for sub in ["clear", "enc", "plain"] { try FileManager.default.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true) }
         let raw = folder + "/audio.raw"
@@ -29,8 +31,9 @@ import Testing
         let ext = codec == "aac" ? "aac" : codec
         let hexIV = iv.map { String(format: "%02x", $0) }.joined()
         for (sub, bytes) in [("clear", stream), ("enc", encrypted), ("plain", stream)] {
-            let segments = PackedAudioMaker.segments(PackedAudioMaker.frames(bytes), framesPerSegment: perSegment, samplesPerFrame: samples,
-                                                     sampleRate: 48_000, midTag: midTag && sub != "plain")
+            var segments = PackedAudioMaker.segments(PackedAudioMaker.frames(bytes), framesPerSegment: perSegment, samplesPerFrame: samples,
+                                                     sampleRate: 48_000, startTicks: startTicks, midTag: midTag && sub != "plain")
+            if sub != "plain" { change(&segments) }
             var playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n"
             if sub == "enc" { playlist += "#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"key.bin\",IV=0x\(hexIV)\n" }
             for (index, segment) in segments.enumerated() {
@@ -102,6 +105,43 @@ import Testing
             }
             let due: [String] = (0..<starts.count).map { String(62 * $0 * 1536) }
             #expect(starts == due, "\(starts)")
+        }
+    }
+
+    /// Timing that the tags do not give plainly, line for line as FFmpeg's (timestamps and hashes): a rendition
+    /// across the 33-bit wrap (its first tag 6 s before it: the frames after it were 2^33 ticks early, and an
+    /// alternate audio rendition lost them); a segment whose tag has no timestamp (it started again at 0);
+    /// a segment whose tag header is damaged (every frame of it came out at one time, or none came out).
+    @Test(arguments: ["wrap", "untagged", "damaged tag"])
+    func timingEqualsFFmpegs(kind: String) async throws {
+        let folder = try await Self.makeRendition("aac", startTicks: kind == "wrap" ? (1 << 33) - 6 * 90_000 : 126_000) { segments in
+            guard kind != "wrap" else { return }
+            let tag = PackedAudioMaker.tag(ticks: 0)
+            #expect(segments[1].starts(with: tag.prefix(3)))
+            if kind == "untagged" {
+                segments[1].replaceSubrange(0..<tag.count, with: PackedAudioMaker.tag(text: "no timestamp here"))
+            } else {
+                segments[1].replaceSubrange(6..<10, with: [0xFF, 0xFF, 0xFF, 0xFF])
+            }
+        }
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let reference = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", server.url("/plain/index.m3u8"), "-map", "0:a", "-f", "framemd5", "-"])
+        var expected = Self.lines(reference.stdout)
+        #expect(expected.count >= 370, "\(reference.stderr)")
+        if kind == "wrap" {
+            // FFmpeg's continuous HLS demuxer runs on across the wrap; the clear rendition is what ours is compared with.
+            let direct = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", server.url("/clear/index.m3u8"), "-map", "0:a", "-f", "framemd5", "-"])
+            expected = Self.lines(direct.stdout)
+        }
+        for sub in ["clear", "enc"] {
+            let ours = await CLI.run(CLI.playhead, ["frames", server.url("/\(sub)/index.m3u8"), "--stream", "audio", "--framemd5", "-"])
+            #expect(ours.status == 0, "\(ours.stderr)")
+            let got = Self.lines(ours.stdout)
+            let differing = zip(got, expected).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+            #expect(got.count == expected.count && differing.isEmpty,
+                    "\(kind), \(sub): \(got.count) lines against \(expected.count), differing at \(differing.prefix(5))")
         }
     }
 }

@@ -154,7 +154,7 @@ extension PlaylistParser {
         key.iv = try hex(list, "IV", tag)
         if key.iv != nil { need(2, tag.line, "IV attribute of EXT-X-KEY") }
         if let iv = key.iv, iv.count != 16 {
-            warn(tag.line, "odd-value", "IV has \(iv.count) bytes; AES-128 needs 16")
+            warn(tag.line, "odd-value", "IV has \(iv.count) bytes; \(method.text) needs 16")
         }
         key.keyFormat = string(list, "KEYFORMAT", tag)
         key.keyFormatVersions = string(list, "KEYFORMATVERSIONS", tag)
