@@ -65,8 +65,8 @@ struct DownloadCommand: AsyncParsableCommand {
     @Option(help: "Re-hash the files of this download folder against its manifest instead of downloading.")
     var verify: String?
 
-    /// No progress line.
-    @Flag(help: "No progress line on standard error.")
+    /// No progress line, no notices of resumed or restarted files.
+    @Flag(help: "No progress line, and no notice of a file resumed or restarted, on standard error (errors still are).")
     var quiet = false
 
     func validate() throws {

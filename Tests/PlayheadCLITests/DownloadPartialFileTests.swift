@@ -331,7 +331,7 @@ import Testing
 
     /// A record that does not vouch for its part (it does not read, names more bytes than the part holds, or
     /// more than the file's length) drops the part, and says why, instead of restarting silently.
-    @Test(arguments: ["garbage", "beyond the part", "beyond the length"])
+    @Test(arguments: ["garbage", "beyond the part", "beyond the length", "negative"])
     func aRecordThatDoesNotVouchForItsPartIsSaid(damage: String) async throws {
         let (server, root, original) = try Self.server()
         defer { server.stop(); try? FileManager.default.removeItem(atPath: root) }
@@ -349,6 +349,10 @@ import Testing
             record["size"] = Self.cut + 1
             try JSONSerialization.data(withJSONObject: record).write(to: recordURL)
             said = "its record media.ts.playhead-resume names \(Self.cut + 1) bytes, the partial file holds \(Self.cut)"
+        case "negative":
+            record["size"] = -5
+            try JSONSerialization.data(withJSONObject: record).write(to: recordURL)
+            said = "its record media.ts.playhead-resume names -5 bytes"
         default:
             record["length"] = Self.cut - 1
             try JSONSerialization.data(withJSONObject: record).write(to: recordURL)

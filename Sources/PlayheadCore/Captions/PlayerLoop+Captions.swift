@@ -26,7 +26,7 @@ extension MediaPlayer {
     func finishCaptions() {
         guard let key = state.captionAnchorKey else { return }
         let end = state.timeline.localSeconds(atVirtual: state.position(at: driver.now))
-        for decoder in state.captions { reportCaptionCues(decoder.finish(), channel: decoder.channel, anchorKey: key, endingBy: end) }
+        for decoder in state.captions { reportCaptionCues(decoder.finish(), channel: decoder.channel, anchorKey: key, endingAt: end) }
     }
 
     /// A seek: the caption on screen where the seek left ends there (it was lost), and the decoder
@@ -34,18 +34,20 @@ extension MediaPlayer {
     func resetCaptions(leaving position: Double) {
         guard let key = state.captionAnchorKey else { return }
         let end = state.timeline.localSeconds(atVirtual: position)
-        for decoder in state.captions { reportCaptionCues(decoder.finish(), channel: decoder.channel, anchorKey: key, endingBy: end) }
+        for decoder in state.captions { reportCaptionCues(decoder.finish(), channel: decoder.channel, anchorKey: key, endingAt: end) }
     }
 
     /// Reports `cues` of caption channel `channel` (times on the frames' timestamps) on the content timeline, from
-    /// 0 (cc_dec may time a roll-up's first screen before the first frame) and, when `endingBy` is given, to that
-    /// content time.
-    private func reportCaptionCues(_ cues: [CaptionCue], channel: Int, anchorKey: Int, endingBy limit: Double? = nil) {
+    /// 0 (cc_dec may time a roll-up's first screen before the first frame) or from where playback started or a
+    /// seek landed (a cue over before it came from frames decoded only to reach it), and, when `endingAt` is given
+    /// (the caption still on screen where a seek left or playback ended), to that content time: cc_dec's drain
+    /// gives it the length of the caption before it, which says nothing of how long it stayed.
+    private func reportCaptionCues(_ cues: [CaptionCue], channel: Int, anchorKey: Int, endingAt limit: Double? = nil) {
         for cue in cues {
             guard var start = anchor.pinnedContentSeconds(forPTS: cue.start, discontinuitySequence: anchorKey),
                   var end = anchor.pinnedContentSeconds(forPTS: cue.end, discontinuitySequence: anchorKey) else { continue }
-            start = max(start, 0)
-            if let limit { end = min(end, limit) }
+            start = max(start, state.captionsFrom ?? 0, 0)
+            if let limit { end = limit }
             guard end > start else { continue }
             let rendition = state.captionRenditions["CC\(channel)"]
             let record = CaptionCueRecord(channel: "CC\(channel)", startSeconds: Self.micro(start), endSeconds: Self.micro(end), text: cue.text,

@@ -92,6 +92,7 @@ struct ResumeRecord: Codable, Equatable {
             record.size = partSize
             record.growing = nil
         }
+        guard record.size >= 0 else { return .unusable("its record \(name)\(suffix) names \(record.size) bytes") }
         guard record.size > 0 else { return .nothing }
         if record.size > partSize {
             return .unusable("its record \(name)\(suffix) names \(record.size) bytes, the partial file holds \(partSize)")

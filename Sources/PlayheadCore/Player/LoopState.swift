@@ -124,6 +124,9 @@ struct LoopState {
     var captionsDeclaredNone = false
     /// The anchor key of the segment whose frame the caption decoder took last.
     var captionAnchorKey: Int?
+    /// Content seconds where playback started or a seek landed: caption cues decoded from the frames before it
+    /// (decoded to reach it, not presented) end there at the latest, or are not reported.
+    var captionsFrom: Double?
     /// Caption cues reported (channel, start, end, text).
     var captionKeys: Set<String> = []
     /// The media sequence of the first segment the item's media playlist listed when loaded, or when it

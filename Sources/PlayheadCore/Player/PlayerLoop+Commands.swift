@@ -207,6 +207,7 @@ extension MediaPlayer {
             if !blackout { target = adStart }
         }
         state.skipBefore = target
+        state.captionsFrom = state.timeline.localSeconds(atVirtual: target)
         state.skipOthersBefore = target
         state.anchorPosition = target
         state.playedFrom = target

@@ -132,6 +132,7 @@ extension MediaPlayer {
             state.playedFrom = start.seconds
             if start.seconds > 0 {
                 state.skipBefore = start.seconds
+                state.captionsFrom = start.seconds
                 state.skipOthersBefore = start.seconds
             }
             setStatus(.ready, now: driver.now)
