@@ -49,6 +49,23 @@ import Testing
     /// framemd5 lines without the header.
     static func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") } }
 
+    /// Runs `playhead frames` on the audio of `clear` and `enc` and expects `expected`: its framemd5 lines, or
+    /// their hash column alone with `hashesOnly`. Returns our lines of each.
+    @discardableResult
+    static func expectFrames(_ server: LoopbackHTTPServer, _ expected: [String], hashesOnly: Bool = false, _ label: String) async -> [[String]] {
+        var all: [[String]] = []
+        for sub in ["clear", "enc"] {
+            let ours = await CLI.run(CLI.playhead, ["frames", server.url("/\(sub)/index.m3u8"), "--stream", "audio", "--framemd5", "-"])
+            #expect(ours.status == 0, "\(ours.stderr)")
+            let got = hashesOnly ? CLI.hashes(ours.stdout) : lines(ours.stdout)
+            let differing = zip(got, expected).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+            #expect(got.count == expected.count && differing.isEmpty,
+                    "\(label), \(sub): \(got.count) frames against \(expected.count), differing at \(differing.prefix(5)); \(ours.stderr)")
+            all.append(lines(ours.stdout))
+        }
+        return all
+    }
+
     /// AAC: every line of the framemd5 (timestamps too) equals FFmpeg's, clear and encrypted, with an ID3 tag
     /// between frames or not; `play` presents all of it, to the end.
     @Test(arguments: [false, true])
@@ -60,13 +77,7 @@ import Testing
         let reference = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", server.url("/clear/index.m3u8"), "-map", "0:a", "-f", "framemd5", "-"])
         let expected = Self.lines(reference.stdout)
         #expect(expected.count >= 370, "\(reference.stderr)")
-        for sub in ["clear", "enc"] {
-            let ours = await CLI.run(CLI.playhead, ["frames", server.url("/\(sub)/index.m3u8"), "--stream", "audio", "--framemd5", "-"])
-            #expect(ours.status == 0, "\(ours.stderr)")
-            let got = Self.lines(ours.stdout)
-            let differing = zip(got, expected).filter { $0 != $1 }.count
-            #expect(got.count == expected.count && differing == 0, "\(sub): \(got.count) lines against \(expected.count), \(differing) differ; \(ours.stderr)")
-        }
+        await Self.expectFrames(server, expected, "AAC")
         let report = folder + "/report.json"
         let play = await CLI.run(CLI.playhead, ["play", server.url("/enc/index.m3u8"), "--strict", "--quiet", "--report", report])
         #expect(play.status == 0, "\(play.stderr)")
@@ -90,15 +101,8 @@ import Testing
         defer { server.stop() }
         let expected = await ChildProcess.ffmpegHashes(server.url("/plain/index.m3u8"), map: "0:a")
         #expect(expected.count >= 245)
-        for sub in ["clear", "enc"] {
-            let ours = await CLI.run(CLI.playhead, ["frames", server.url("/\(sub)/index.m3u8"), "--stream", "audio", "--framemd5", "-"])
-            #expect(ours.status == 0, "\(ours.stderr)")
-            let hashes = CLI.hashes(ours.stdout)
-            let differing = zip(hashes, expected).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
-            #expect(hashes.count == expected.count && differing.isEmpty,
-                    "\(sub): \(hashes.count) frames against \(expected.count), differing at \(differing.prefix(10)); \(ours.stderr)")
+        for lines in await Self.expectFrames(server, expected, hashesOnly: true, codec) {
             // 62 frames a segment (2 s at 1536 samples): segment n starts at 62 × n × 1536 samples.
-            let lines: [String] = Self.lines(ours.stdout)
             var starts: [String] = []
             for index in stride(from: 0, to: lines.count, by: 62) {
                 starts.append(lines[index].split(separator: ",")[1].trimmingCharacters(in: .whitespaces))
@@ -135,13 +139,6 @@ import Testing
             let direct = await CLI.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", server.url("/clear/index.m3u8"), "-map", "0:a", "-f", "framemd5", "-"])
             expected = Self.lines(direct.stdout)
         }
-        for sub in ["clear", "enc"] {
-            let ours = await CLI.run(CLI.playhead, ["frames", server.url("/\(sub)/index.m3u8"), "--stream", "audio", "--framemd5", "-"])
-            #expect(ours.status == 0, "\(ours.stderr)")
-            let got = Self.lines(ours.stdout)
-            let differing = zip(got, expected).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
-            #expect(got.count == expected.count && differing.isEmpty,
-                    "\(kind), \(sub): \(got.count) lines against \(expected.count), differing at \(differing.prefix(5))")
-        }
+        await Self.expectFrames(server, expected, kind)
     }
 }
