@@ -86,6 +86,16 @@ import Testing
         #expect(await Download.run(["--verify", folder]).status == 0)
     }
 
+    /// The resume record beside the file at `path`, as JSON.
+    static func record(_ path: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path + ".playhead-resume"))) as? [String: Any])
+    }
+
+    /// Writes `record` as the resume record beside the file at `path`.
+    static func write(_ record: [String: Any], for path: String) throws {
+        try JSONSerialization.data(withJSONObject: record).write(to: URL(fileURLWithPath: path + ".playhead-resume"))
+    }
+
     /// (a) A transfer cut mid-file: the next run asks for the rest only, from the kept size, and the file is
     /// whole and right.
     @Test func aCutTransferResumesWithARangeRequest() async throws {
@@ -148,7 +158,7 @@ import Testing
         let status = try await Self.signalWhenCut(server, folder, SIGKILL)
         #expect(status == SIGKILL)
         let path = try Self.localPath(folder)
-        let record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path + ".playhead-resume"))) as? [String: Any])
+        let record = try Self.record(path)
         #expect(record["growing"] as? Bool == true, "\(record)")
         server.clearRequestLog()
         let resumed = await Self.run(server, folder)
@@ -225,7 +235,7 @@ import Testing
         let folder = Download.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = try await Self.cutRun(server, folder)
-        let record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path + ".playhead-resume"))) as? [String: Any])
+        let record = try Self.record(path)
         #expect(record["length"] as? Int == original.count)
         var changed = Array(original.prefix(Self.cut))
         changed[10] ^= 0x5A
@@ -247,11 +257,10 @@ import Testing
         let folder = Download.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = try await Self.cutRun(server, folder)
-        let recordURL = URL(fileURLWithPath: path + ".playhead-resume")
-        var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: recordURL)) as? [String: Any])
+        var record = try Self.record(path)
         record["etag"] = nil
         record["lastModified"] = nil
-        try JSONSerialization.data(withJSONObject: record).write(to: recordURL)
+        try Self.write(record, for: path)
         let again = await Self.run(server, folder)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("restarted from byte 0: its first \(Self.cut) bytes came with no ETag or Last-Modified to check them against"), "\(again.stderr)")
@@ -267,11 +276,10 @@ import Testing
         let folder = Download.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = try await Self.cutRun(server, folder)
-        let recordURL = URL(fileURLWithPath: path + ".playhead-resume")
-        var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: recordURL)) as? [String: Any])
+        var record = try Self.record(path)
         record["size"] = original.count + 10
         record["length"] = nil
-        try JSONSerialization.data(withJSONObject: record).write(to: recordURL)
+        try Self.write(record, for: path)
         let part = try FileHandle(forWritingTo: URL(fileURLWithPath: path + ".playhead-part"))
         try part.seekToEnd()
         try part.write(contentsOf: Data(repeating: 0, count: original.count + 10 - Self.cut))
@@ -316,10 +324,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = try await Self.cutRun(server, folder)
         try Data(original).write(to: URL(fileURLWithPath: path + ".playhead-part"))
-        let recordURL = URL(fileURLWithPath: path + ".playhead-resume")
-        var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: recordURL)) as? [String: Any])
+        var record = try Self.record(path)
         record["size"] = original.count
-        try JSONSerialization.data(withJSONObject: record).write(to: recordURL)
+        try Self.write(record, for: path)
         let again = await Self.run(server, folder)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("resumed at byte \(original.count - 1) (its \(original.count) bytes were all there"), "\(again.stderr)")
@@ -338,24 +345,23 @@ import Testing
         let folder = Download.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = try await Self.cutRun(server, folder)
-        let recordURL = URL(fileURLWithPath: path + ".playhead-resume")
-        var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: recordURL)) as? [String: Any])
+        var record = try Self.record(path)
         let said: String
         switch damage {
         case "garbage":
-            try Data("{\"size\": \"many\"".utf8).write(to: recordURL)
+            try Data("{\"size\": \"many\"".utf8).write(to: URL(fileURLWithPath: path + ".playhead-resume"))
             said = "its record media.ts.playhead-resume does not read as one"
         case "beyond the part":
             record["size"] = Self.cut + 1
-            try JSONSerialization.data(withJSONObject: record).write(to: recordURL)
+            try Self.write(record, for: path)
             said = "its record media.ts.playhead-resume names \(Self.cut + 1) bytes, the partial file holds \(Self.cut)"
         case "negative":
             record["size"] = -5
-            try JSONSerialization.data(withJSONObject: record).write(to: recordURL)
+            try Self.write(record, for: path)
             said = "its record media.ts.playhead-resume names -5 bytes"
         default:
             record["length"] = Self.cut - 1
-            try JSONSerialization.data(withJSONObject: record).write(to: recordURL)
+            try Self.write(record, for: path)
             said = "its record media.ts.playhead-resume names \(Self.cut) bytes of a \(Self.cut - 1)-byte file"
         }
         let again = await Self.run(server, folder)
