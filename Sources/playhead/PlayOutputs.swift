@@ -117,6 +117,8 @@ enum PlaySummary {
         lines.append(String(format: "  EXTINF %.3f s vs media %.3f s (drift %.3f s)", r.manifestSeconds, r.mediaSeconds, r.driftSeconds))
         if let first = r.damage.first {
             lines.append("  damaged: \(r.damage.count) (first: \(first))")
+            // SAMPLE-AES carries no check of its own (no padding to fail): a wrong key or IV decodes to damage.
+            if r.encryption?.contains("SAMPLE-AES") == true { lines.append("  note: the content is SAMPLE-AES: damage is what a wrong key or IV gives too") }
         }
         if let warnings = r.playlistWarnings, let first = warnings.first {
             lines.append("  playlist warnings: \(warnings.count)\(warnings.count == PlaybackReport.maxPlaylistWarnings ? " or more" : "") (first: \(first))")

@@ -115,6 +115,11 @@ import Testing
         let outcome = await CLI.run(CLI.playhead, ["frames", folder + "/enc/index.m3u8"])
         #expect(outcome.stderr.contains("damage"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("is SAMPLE-AES: damage in its frames is what a wrong key or IV gives too"), "\(outcome.stderr)")
+        let report = folder + "/report.json"
+        let play = await CLI.run(CLI.playhead, ["play", folder + "/enc/index.m3u8", "--report", report])
+        #expect((play.stdout + play.stderr).contains("note: the content is SAMPLE-AES: damage is what a wrong key or IV gives too"), "\(play.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        #expect(json["encryption"] as? [String] == ["SAMPLE-AES"], "\(json["encryption"] ?? "none")")
         try Data(Self.key).write(to: URL(fileURLWithPath: folder + "/enc/key.bin"))
         let right = await CLI.run(CLI.playhead, ["frames", folder + "/enc/index.m3u8"])
         #expect(right.status == 0 && !right.stderr.contains("wrong key"), "no damage, no note: \(right.stderr)")

@@ -133,16 +133,6 @@ import Testing
         #expect(report.text.contains("RSS growth: not measured"))
     }
 
-    /// A session that fails names its error in the flags (it said only "ended in error").
-    @Test(.timeLimit(.minutes(1))) func aFailedSessionNamesItsError() async throws {
-        var settings = SoakSettings(url: "http://127.0.0.1:9/none.m3u8", sessions: 1, durationSeconds: 2)
-        settings.summaryIntervalSeconds = 0.1
-        let report = try await SoakRunner.run(settings) { _ in }
-        let flag = try #require(report.flags.first { $0.hasPrefix("error: session 1 ended in error") })
-        #expect(flag.contains("http://127.0.0.1:9/none.m3u8"), "\(flag)")
-        #expect(report.samples.last?.sessions.first?.error?.contains("127.0.0.1:9") == true)
-    }
-
     /// A target whose reads fail after its sessions started.
     final class FailingTarget: SoakTarget {
         let finished = Mutex(0)
@@ -159,5 +149,19 @@ import Testing
             _ = try await SoakRunner.run(settings, on: target) { _ in }
         }
         #expect(target.finished.withLock { $0 } == 1)
+    }
+}
+
+/// A soak on the real clock: its 2 s session, with the player's waits between fetches, needs the cooperative
+/// pool, so `scripts/test` runs it in its serial phase (in parallel with the decoding tests it once took 131 s).
+@Suite struct SoakWallClockTests {
+    /// A session that fails names its error in the flags (it said only "ended in error").
+    @Test(.timeLimit(.minutes(1))) func aFailedSessionNamesItsError() async throws {
+        var settings = SoakSettings(url: "http://127.0.0.1:9/none.m3u8", sessions: 1, durationSeconds: 2)
+        settings.summaryIntervalSeconds = 0.1
+        let report = try await SoakRunner.run(settings) { _ in }
+        let flag = try #require(report.flags.first { $0.hasPrefix("error: session 1 ended in error") })
+        #expect(flag.contains("http://127.0.0.1:9/none.m3u8"), "\(flag)")
+        #expect(report.samples.last?.sessions.first?.error?.contains("127.0.0.1:9") == true)
     }
 }

@@ -144,6 +144,9 @@ public struct PlaybackReport: Sendable, Codable {
     /// What the playlists' parser warned about, each once (`URL:LINE: [code] message`; a live playlist's
     /// reloads repeat them), at most ``maxPlaylistWarnings``; nil when none.
     public var playlistWarnings: [String]?
+    /// The encryption methods the content's media playlist names for its segments (`AES-128`, `SAMPLE-AES`, …),
+    /// sorted; nil when none is encrypted.
+    public var encryption: [String]?
     /// The most playlist warnings a report keeps: 50.
     public static let maxPlaylistWarnings = 50
     /// EXT-X-MEDIA renditions with their own playlist in a group the played variants name (alternate

@@ -82,6 +82,8 @@ extension MediaPlayer {
             report.isLive = tracker.isLive
             await setUpAudio(multivariantLoaded, variant: variantPlayed, baseURL: first.effectiveURL, now: driver.now)
             state.captionsDeclaredNone = variantPlayed?.closedCaptions == ClosedCaptionsReference.none
+            let methods = Set(media.segments.compactMap { $0.key.flatMap { $0.method == .none ? nil : $0.method.text } })
+            report.encryption = methods.isEmpty ? nil : methods.sorted()
             if case let .group(group)? = variantPlayed?.closedCaptions, let renditions = multivariantLoaded?.media {
                 // The names and languages the multivariant playlist gives the channels (INSTREAM-ID CC1–CC4).
                 state.captionRenditions = Dictionary(renditions.filter { $0.type == .closedCaptions && $0.groupId == group }
