@@ -138,7 +138,7 @@ import Testing
 /// runs with the timed tests, one at a time (`scripts/test`). Among the parallel tests a starved task
 /// polled the events file only after the 30 s session had ended.
 @Suite struct SignalStopTests {
-    @Test(.timeLimit(.minutes(1))) func eventsAreWrittenAsTheyComeAndASignalStopsTheSessionWithEverythingWritten() async throws {
+    @Test(.timeLimit(.minutes(3))) func eventsAreWrittenAsTheyComeAndASignalStopsTheSessionWithEverythingWritten() async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }
         let folder = NSTemporaryDirectory() + "playhead-signal-\(UUID().uuidString)"
@@ -186,7 +186,7 @@ import Testing
 
     /// `soak` stopped by a signal: the sessions stop, and the report of the samples so far is printed
     /// and written (it exited at once with nothing), exit status 128 + 2.
-    @Test(.timeLimit(.minutes(1))) func aSignalEndsASoakWithItsReport() async throws {
+    @Test(.timeLimit(.minutes(3))) func aSignalEndsASoakWithItsReport() async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }
         let file = NSTemporaryDirectory() + "playhead-soak-signal-\(UUID().uuidString).json"
@@ -201,7 +201,7 @@ import Testing
 
     /// `frames` stopped by a signal while a segment hangs: the frames of the segments read are written
     /// (they stayed in the output buffer and were lost: 0 bytes), and the exit status is 128 + 2.
-    @Test(.timeLimit(.minutes(1))) func aSignalStopsFramesWithTheFramesReadWritten() async throws {
+    @Test(.timeLimit(.minutes(3))) func aSignalStopsFramesWithTheFramesReadWritten() async throws {
         let server = try LoopbackHTTPServer(root: CLI.streams)
         defer { server.stop() }
         server.setFault(.stallAfter(bytes: 1000), forPath: "/ts/v0/seg002.ts")

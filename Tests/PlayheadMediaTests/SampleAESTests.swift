@@ -93,7 +93,7 @@ import Testing
         let segment = try [UInt8](Data(contentsOf: Fixtures.streams.appendingPathComponent("ts/v0/seg000.ts")))
         let audio: [UInt8] = [0x49, 0x44, 0x33, 4, 0, 0, 0, 0, 0, 0, 0xFF, 0xF1, 0x50, 0x80] + Array(repeating: 0xFF, count: 200)
         var generator = SystemRandomNumberGenerator()
-        for round in 0..<300 {
+        for round in 0..<120 {
             var damaged = round % 2 == 0 ? segment : audio
             for _ in 0..<Int.random(in: 1...40, using: &generator) {
                 damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)

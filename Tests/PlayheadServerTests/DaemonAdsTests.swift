@@ -7,7 +7,7 @@ import Testing
 /// spliced, and the beacons reach the ad server, the session's report and `/metrics`.
 @Suite(.enabled(if: ServerFixtures.binaryHasServe, "the playhead binary has no serve command"))
 struct DaemonAdsTests {
-    @Test(.timeLimit(.minutes(2))) func aSessionWithAdsFiresItsBeaconsAndReportsItsBreaks() async throws {
+    @Test(.timeLimit(.minutes(3))) func aSessionWithAdsFiresItsBeaconsAndReportsItsBreaks() async throws {
         let origin = try LoopbackHTTPServer(root: ServerFixtures.streams)
         let ads = try AdServer()
         defer { origin.stop(); ads.stop() }
@@ -38,7 +38,7 @@ struct DaemonAdsTests {
         #expect(bad.status == 400 && bad.text.contains("ads.signalingMode"))
     }
 
-    @Test(.timeLimit(.minutes(2))) func anSSAISessionPostsTheAdEventsAndFiresTheTrackingDocumentsBeacons() async throws {
+    @Test(.timeLimit(.minutes(3))) func anSSAISessionPostsTheAdEventsAndFiresTheTrackingDocumentsBeacons() async throws {
         let origin = try LoopbackHTTPServer(root: ServerFixtures.streams)
         let ads = try AdServer()
         defer { origin.stop(); ads.stop() }
