@@ -27,9 +27,8 @@ public enum ContainerFormat: String, Sendable {
             let box = String(decoding: bytes[4..<8], as: UTF8.self)
             if ["ftyp", "styp", "moov", "moof", "sidx", "mdat", "free"].contains(box) { return .mp4 }
         }
-        if PackedAudio.isID3(bytes, at: 0) { return PackedAudio.frameFormat(bytes, at: PackedAudio.tagsEnd(bytes, from: 0)) ?? .adts }
-        if let sync = PackedAudio.frameAfterDamagedTag(bytes) { return PackedAudio.frameFormat(bytes, at: sync) }
-        return PackedAudio.frameFormat(bytes, at: 0)
+        let format = PackedAudio.frameFormat(bytes, at: PackedAudio.framesStart(bytes))
+        return PackedAudio.isID3(bytes, at: 0) ? format ?? .adts : format
     }
 
     /// What is wrong with an initialization section (an EXT-X-MAP's bytes) on its own: bytes that begin with

@@ -117,6 +117,9 @@ enum PackedAudio {
         return output + bytes[min(copiedTo, bytes.count)...]
     }
 
+    /// Where the frames begin: after the ID3 tags in front, or after a damaged one (``frameAfterDamagedTag(_:)``).
+    static func framesStart(_ bytes: [UInt8]) -> Int { frameAfterDamagedTag(bytes) ?? tagsEnd(bytes, from: 0) }
+
     /// Where the first audio frame's sync word is, within the first 4 KB, when `bytes` begin with "ID3" but not
     /// with a tag header that reads (its size bytes are not syncsafe, or it is cut short); nil otherwise.
     static func frameAfterDamagedTag(_ bytes: [UInt8]) -> Int? {

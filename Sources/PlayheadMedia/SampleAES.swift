@@ -15,8 +15,10 @@
 /// (H.264, AAC, AC-3, E-AC-3 in MPEG-TS and packed audio); SAMPLE-AES in fragmented MP4 (`cbcs`) is not.
 public enum SampleAES {
     /// What the segment's container allows: nil when it can be decrypted here, else why not.
-    public static func unsupportedContainer(_ bytes: [UInt8]) -> String? {
-        switch ContainerFormat.sniff(bytes) {
+    public static func unsupportedContainer(_ bytes: [UInt8]) -> String? { unsupported(ContainerFormat.sniff(bytes)) }
+
+    private static func unsupported(_ format: ContainerFormat?) -> String? {
+        switch format {
         case .mpegTS, .adts, .ac3, .eac3: nil
         case .mp4: "SAMPLE-AES in fragmented MP4 (cbcs, samples described by the senc/saiz boxes) is not supported: "
             + "Playhead decrypts SAMPLE-AES in MPEG-TS and packed audio segments"
@@ -31,13 +33,14 @@ public enum SampleAES {
     ///   one ``unsupportedContainer(_:)`` accepts.
     public static func decrypt(_ bytes: inout [UInt8], key: [UInt8], iv: [UInt8]) throws(MediaError) {
         let cipher = try Cipher(key: key, iv: iv, decrypting: true)
-        if let why = unsupportedContainer(bytes) { throw .decryptionFailed(why) }
-        if ContainerFormat.sniff(bytes) == .mpegTS {
+        let format = ContainerFormat.sniff(bytes)
+        if let why = unsupported(format) { throw .decryptionFailed(why) }
+        if format == .mpegTS {
             TransportStreamSamples.rewrite(&bytes) { codec, payload in
                 payload = codec == .h264 ? decryptAnnexB(payload, cipher) : cryptFrames(payload, codec, cipher)
             }
         } else {
-            let start = PackedAudio.frameAfterDamagedTag(bytes) ?? PackedAudio.tagsEnd(bytes, from: 0)
+            let start = PackedAudio.framesStart(bytes)
             guard let format = PackedAudio.frameFormat(bytes, at: start) else { return }
             bytes = cryptFrames(bytes, format == .adts ? .aac : .ac3, cipher, from: start)
         }
@@ -53,7 +56,7 @@ public enum SampleAES {
         for unit in nalUnits(stream) {
             output += stream[unit.startCode..<unit.start]
             let nal = Array(stream[unit.start..<unit.end])
-            output += isProtected(nal) ? escape(cryptPattern(nal, cipher)) : nal
+            output += isProtected(nal[...]) ? escape(cryptPattern(nal, cipher)) : nal
         }
         return output
     }
@@ -99,8 +102,6 @@ public enum SampleAES {
         guard let header = nal.first else { return false }
         return [1, 5].contains(header & 0x1F) && nal.count > 48
     }
-
-    static func isProtected(_ nal: [UInt8]) -> Bool { isProtected(nal[...]) }
 
     /// A PES payload of H.264 with its protected NAL units decrypted in place: each shrinks by the emulation
     /// prevention bytes the packager inserted, and the room left is filled with zero bytes.

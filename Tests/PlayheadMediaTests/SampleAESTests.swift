@@ -111,11 +111,11 @@ import Testing
 /// Packed audio read by the right demuxer, and audio of any channel count hashed without a trap.
 @Suite struct PackedAudioReadingTests {
     /// A packed AC-3 segment (ID3 tag, AC-3 frames) of 2 s, 48 kHz.
-    static func packedAC3(seconds: Int = 2, bitrate: String = "96k", source: String = "sine=f=440:sample_rate=48000") throws -> [UInt8] {
+    static func packedAC3() throws -> [UInt8] {
         let path = NSTemporaryDirectory() + "playhead-packed-ac3-\(UUID().uuidString).ac3"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let encode = ChildProcess.runBlocking("ffmpeg", ["-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", source,
-                                                         "-t", "\(seconds)", "-c:a", "ac3", "-b:a", bitrate, "-ac", "2", "-f", "ac3", path])
+        let encode = ChildProcess.runBlocking("ffmpeg", ["-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000",
+                                                         "-t", "2", "-c:a", "ac3", "-b:a", "96k", "-f", "ac3", path])
         #expect(encode.status == 0, "\(encode.stderr)")
         return PackedAudioMaker.tag(ticks: 90_000) + [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     }
@@ -155,16 +155,5 @@ import Testing
         let hashed = FrameHasher().hashAudio(f)
         #expect(hashed?.size == 4 * 16 * 2)
         #expect(hashed?.md5 == hex(digest))
-    }
-
-    /// AC-3 data read as AAC (what the sniffer once did) gives the AAC decoder garbage: damage, not a crash.
-    @Test func garbageAudioIsHashedWithoutATrap() throws {
-        var options = RenditionDecoderOptions()
-        options.hashFrames = true
-        let decoder = RenditionDecoder(options: options)
-        let ac3 = try Self.packedAC3(seconds: 30, bitrate: "192k", source: "anoisesrc=sample_rate=48000:amplitude=0.5")
-        for start in stride(from: 0, to: ac3.count, by: 100_000) {
-            _ = try? decoder.decodeSegment(PackedAudioMaker.tag(ticks: 0) + ac3[start..<min(start + 100_000, ac3.count)], container: .adts) { _ in }
-        }
     }
 }
