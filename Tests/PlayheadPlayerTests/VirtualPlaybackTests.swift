@@ -224,6 +224,42 @@ import Testing
         let expected = Array(content[0..<240]) + Array(ad[0..<240]) + Array(content[240..<360])
         #expect(run.presented.filter { $0.kind == .video }.map { $0.md5 ?? "" } == expected)
     }
+
+    /// EXTINF is a hint: content listed 0.1 s short before a discontinuity still plays all its frames, and the
+    /// run after the discontinuity goes on where that media really ended (its first three frames were lost:
+    /// pinned at the listed 3.9 s, they fell before the content's last frames and were never presented).
+    @Test func extinfThatUndercountsBeforeADiscontinuityLosesNoFrame() async throws {
+        let media = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { media.stop() }
+        let folder = NSTemporaryDirectory() + "playhead-disc-short-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let playlist = """
+        #EXTM3U
+        #EXT-X-VERSION:3
+        #EXT-X-TARGETDURATION:4
+        #EXT-X-PLAYLIST-TYPE:VOD
+        #EXTINF:3.9,
+        \(media.url("/ts/v0/seg000.ts"))
+        #EXT-X-DISCONTINUITY
+        #EXTINF:4.0,
+        \(media.url("/ad/v0/seg000.ts"))
+        #EXT-X-ENDLIST
+
+        """
+        try playlist.write(toFile: folder + "/index.m3u8", atomically: true, encoding: .utf8)
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(server.url("/index.m3u8")) { $0.hashFrames = true }
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        #expect(run.report.framesPresented["video"] == 240)
+        #expect(abs(run.report.positionSeconds - 8) < 0.05, "\(run.report.positionSeconds)")
+        let content = await PlayerFixtures.ffmpegHashes(media.url("/ts/v0/index.m3u8"))
+        let ad = await PlayerFixtures.ffmpegHashes(media.url("/ad/v0/index.m3u8"))
+        let presented = run.presented.filter { $0.kind == .video }.map { $0.md5 ?? "" }
+        let expected = Array(content[0..<120]) + Array(ad[0..<120])
+        #expect(presented == expected, "first frame that differs: \(presented.indices.first { $0 >= expected.count || presented[$0] != expected[$0] } ?? presented.count)")
+    }
 }
 
 /// ABR inside the player: switches at segment boundaries, BITRATE_CHANGE, and the PSDK controls.

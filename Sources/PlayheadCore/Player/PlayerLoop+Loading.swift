@@ -523,6 +523,7 @@ extension MediaPlayer {
                                                     segmentStartSeconds: tracked.startSeconds)
             } else {
                 key = anchorKey(for: tracked, firstPTS: span.start, url: transfer.url, now: now)
+                let pinAt = continuationStart(of: tracked, anchorKey: key)
                 // The playlist's start of a segment is the time of its first picture in decode order (where the
                 // packager cut it); a segment cut between keyframes also carries B-frames shown before that
                 // cut. Pinning the timeline there, not at the earliest timestamp, keeps a session that starts
@@ -530,9 +531,9 @@ extension MediaPlayer {
                 // frames early: --start 7.3 showed the frame at 7.2, a live return two frames early).
                 if let first = demuxed.packets.first(where: { $0.kind == master && $0.pts != nil }), let pts = first.pts {
                     let cut = Double(pts) * first.timeBase.doubleValue
-                    if cut > span.start { _ = anchor.contentSeconds(forPTS: cut, discontinuitySequence: key, segmentStartSeconds: tracked.startSeconds) }
+                    if cut > span.start { _ = anchor.contentSeconds(forPTS: cut, discontinuitySequence: key, segmentStartSeconds: pinAt) }
                 }
-                start = anchor.contentSeconds(forPTS: span.start, discontinuitySequence: key, segmentStartSeconds: tracked.startSeconds)
+                start = anchor.contentSeconds(forPTS: span.start, discontinuitySequence: key, segmentStartSeconds: pinAt)
                 state.lastContentEnd = ContentSegmentEnd(mediaSequence: tracked.mediaSequence, anchorKey: key,
                                                          driftSeconds: start + (span.end - span.start) - tracked.endSeconds)
                 reportID3(demuxed, tracked: tracked, segmentStart: start, spanStart: span.start)

@@ -66,4 +66,18 @@ extension MediaPlayer {
         bus.post(.custom(name: "timestampJump", payload: ["mediaSequence": String(tracked.mediaSequence), "seconds": String(jump)]))
         return fresh
     }
+
+    /// Where a content segment's timestamps are pinned when its anchor key is new (the first segment after
+    /// an EXT-X-DISCONTINUITY or an undeclared jump): where the playlist starts it, or, when the segment
+    /// right before it (the media sequence before, buffered last) ran past its listed end, where that
+    /// media really ended. EXTINF is a hint: an EXTINF that undercounts the media before a discontinuity
+    /// (rounded values, 4 s for 4.004 s of 29.97 fps video) put the new run's first frames before the old
+    /// run's last ones, and they were never presented (3 of 60 frames lost for 0.1 s). A run that starts
+    /// later than the media before it ended (an EXTINF that overcounts) stays where the playlist puts it.
+    func continuationStart(of tracked: TrackedSegment, anchorKey key: Int) -> Double {
+        guard !anchor.isPinned(discontinuitySequence: key), let last = state.lastContentEnd,
+              last.mediaSequence == tracked.mediaSequence - 1, last.anchorKey != key,
+              last.driftSeconds > 1e-6, last.driftSeconds <= forwardTimestampJumpSeconds() else { return tracked.startSeconds }
+        return tracked.startSeconds + last.driftSeconds
+    }
 }
