@@ -46,6 +46,21 @@ import Testing
         }
     }
 
+    /// The primary's playlist is missing and the backup's answers 500 once: the backup, the last one left, is
+    /// retried as a lone variant's playlist is, and plays. (The session ended at that one 500.)
+    @Test func theLastBackupsPlaylistIsRetriedAfterATransientError() async throws {
+        try await serve { server in
+            server.setFault(.status(404), forPath: "/a/index.m3u8")
+            server.setFault(.status(500), forPath: "/b/index.m3u8", times: 1)
+            let run = await PlayerFixtures.playVirtual(server.url("/master.m3u8"), configure: { $0.mode = .demux })
+            #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+            #expect(run.report.framesPresented["video"] == 900)
+            #expect(run.report.mediaPlaylistURL == server.url("/b/index.m3u8"))
+            #expect(server.requestLog.filter { $0.path == "/b/index.m3u8" }.count == 2)
+            #expect(run.report.notifications.filter { $0.name == "NETWORK_ERROR" }.count == 2, "the 404, then the 500")
+        }
+    }
+
     /// Segment 3 of `a` keeps failing: at its first failure the backup's playlist is loaded and segment 3
     /// comes from `b`; every frame plays, each once, with no stall. (It was retried for 1 + 2 + 4 s first,
     /// and the buffer ran dry while the backup was listed.)

@@ -9,7 +9,9 @@ import PlayheadNet
 /// listed) is tried again ``PlayerConfiguration/failbackSeconds`` later at a segment boundary
 /// (failback); if it still fails the session stays on the backup and tries again as long after.
 extension MediaPlayer {
-    /// Loads the first media playlist at `url`, or at its redundant backups in turn when it fails.
+    /// Loads the first media playlist at `url`, or at its redundant backups in turn when it fails. The last one
+    /// tried (the only one without backups) gets the retries of a first playlist (``fetchFirstPlaylist(_:)``):
+    /// one 500 from the backup after the primary's 404 ended the session, where a lone variant played on.
     /// - Throws: The last failure, when none could be loaded.
     func loadFirstMediaPlaylist(_ url: String) async throws -> (NetworkTransfer, MediaPlaylist) {
         var candidates = state.redundantURLs.isEmpty ? [url] : state.redundantURLs
@@ -17,7 +19,7 @@ extension MediaPlayer {
         var lastError: any Error = PlayheadError.unexpectedPlaylist(url: url, detail: "no media playlist")
         for (attempt, candidate) in candidates.enumerated() {
             do {
-                let transfer = try await fetchInLine(candidate)
+                let transfer = attempt + 1 == candidates.count ? try await fetchFirstPlaylist(candidate) : try await fetchInLine(candidate)
                 record(transfer)
                 guard case let .media(playlist) = try parse(transfer) else {
                     throw PlayheadError.unexpectedPlaylist(url: candidate, detail: "variant \(candidate) is not a media playlist")
