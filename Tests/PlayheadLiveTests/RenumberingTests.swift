@@ -51,6 +51,10 @@ import Testing
         let stale = tracker.update(with: try SyntheticPlaylist.window(first: 0, count: 3), loadedAt: 24)
         #expect(!stale.changed && stale.warnings.count == 1 && stale.warnings[0].contains("ignored as stale"), "\(stale.warnings)")
         #expect(tracker.segments == before)
+        // Kept for the error of a playlist that seems stuck (it said "has not changed" of one that went back).
+        #expect(tracker.lastStaleReload?.contains("media sequence went back: the reload starts at 0") == true, "\(tracker.lastStaleReload ?? "nil")")
+        _ = tracker.update(with: try SyntheticPlaylist.window(first: 4, count: 3), loadedAt: 30)
+        #expect(tracker.lastStaleReload == nil)
     }
 
     @Test func aSegmentListedTwiceIdentifiesNothing() throws {

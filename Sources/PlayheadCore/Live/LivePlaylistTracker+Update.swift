@@ -39,6 +39,7 @@ extension LivePlaylistTracker {
         let elapsedSeconds = seconds - lastLoadSeconds
         lastLoadSeconds = seconds
         var result = PlaylistUpdate()
+        lastStaleReload = nil
         followRenumbering(of: reloaded, warnings: &result.warnings)
         var reloadedFirst = reloaded.mediaSequence + mediaSequenceShift
         var reloadedLast = (reloaded.segments.last?.mediaSequence ?? reloaded.mediaSequence - 1) + mediaSequenceShift
@@ -49,6 +50,7 @@ extension LivePlaylistTracker {
                 + "after \(firstAvailableMediaSequence) to \(highestMediaSequence) was seen"
             guard let first = reloaded.segments.first, !listsSeenSegment(reloaded) else {
                 result.warnings.append(wentBack + "; the reload is ignored as stale")
+                lastStaleReload = wentBack
                 lastLoadChanged = false
                 return result
             }

@@ -32,6 +32,9 @@ public struct LivePlaylistTracker: Sendable {
     public internal(set) var lastChangeSeconds: Double
     /// Whether the last load changed the playlist.
     public internal(set) var lastLoadChanged: Bool
+    /// Why the last reload was ignored as stale (its media sequence went back and it lists segments seen
+    /// before); nil when the last reload was taken. Lets a playlist that seems stuck say it did change.
+    public internal(set) var lastStaleReload: String? = nil
     /// The highest media sequence number ever tracked (the first playlist's media sequence minus
     /// one while no segment has been seen).
     public internal(set) var highestMediaSequence: Int
