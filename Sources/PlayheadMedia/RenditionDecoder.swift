@@ -120,15 +120,13 @@ public final class RenditionDecoder {
     public func demux(_ bytes: [UInt8], container: ContainerFormat? = nil, discontinuity: Bool = false) throws(MediaError) -> DemuxedSegment {
         // The first segment is probed (a little decoding) so codec parameters and frame rate are known;
         // later ones adopt them, so packets without timestamps (AAC in TS) can still be timed. A segment
-        // that cannot be opened leaves the probe to the next one.
-        let first = !probed
-        let demuxer = try Demuxer(bytes: bytes, container: container, probeStreams: first)
+        // that cannot be opened leaves the probe to the next one. A segment after a discontinuity is probed
+        // too: it may bring another frame rate (a 25 fps ad after 30 fps content was dumped as 30 fps).
+        let probe = !probed || discontinuity
+        let demuxer = try Demuxer(bytes: bytes, container: container, probeStreams: probe)
+        if let known, probed { demuxer.adopt(known) }
         probed = true
-        if first {
-            known = CodecParameterSet(from: demuxer)
-        } else if let known {
-            demuxer.adopt(known)
-        }
+        if probe { known = CodecParameterSet(from: demuxer) }
         var packets: [Packet] = []
         var damage: [MediaDamage] = []
         var consecutiveErrors = 0
@@ -352,8 +350,12 @@ public final class RenditionDecoder {
             described.hashedSize = hashed?.size ?? 0
         }
         if corrupt {
+            // The timestamp as the stream carries it: libavformat may have unwrapped a TS segment's by 2^33,
+            // and a user searching the segment for that value found nothing.
+            let bits = current?.streams.first { $0.index == decoder.streamIndex }?.ptsWrapBits ?? 64
+            let pts = described.pts.map { bits < 64 ? $0 & ((1 << Int64(bits)) - 1) : $0 }
             damage.append(MediaDamage(stage: "\(decoder.kind.rawValue) decoder", byteOffset: nil, code: nil,
-                                      message: "frame at pts \(described.pts.map(String.init) ?? "?") decoded with concealed errors",
+                                      message: "frame at pts \(pts.map(String.init) ?? "?") decoded with concealed errors",
                                       framePTS: described.pts, frameStreamIndex: decoder.streamIndex))
         }
         if let sink = options.dump {

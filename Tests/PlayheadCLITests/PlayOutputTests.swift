@@ -87,6 +87,36 @@ import Testing
         #expect(first.frames.count + second.frames.count == presented)
     }
 
+    /// Pictures of one size but another frame rate (30 fps content, a discontinuity, 25 fps) go on in a new
+    /// file whose header names their rate: they were written under the first part's F30:1, and played 20% fast.
+    @Test func aDumpStartsANewFileAtAnotherFrameRate() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let folder = NSTemporaryDirectory() + "playhead-dump-rate-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+        #EXTM3U
+        #EXT-X-VERSION:3
+        #EXT-X-TARGETDURATION:4
+        #EXT-X-PLAYLIST-TYPE:VOD
+        #EXTINF:4.0,
+        \(server.url("/ts/v1/seg000.ts"))
+        #EXT-X-DISCONTINUITY
+        #EXTINF:4.0,
+        \(server.url("/fps25/seg000.ts"))
+        #EXT-X-ENDLIST
+
+        """.write(toFile: folder + "/index.m3u8", atomically: true, encoding: .utf8)
+        let ours = await CLI.run(CLI.playhead, ["play", folder + "/index.m3u8", "--dump", folder + "/dump", "--report", "/dev/null", "--quiet"])
+        #expect(ours.status == 0, "\(ours.stderr)")
+        let first = try Self.y4mFrames(folder + "/dump/video.y4m")
+        let second = try Self.y4mFrames(folder + "/dump/video.1.y4m")
+        #expect(first.header.hasPrefix("YUV4MPEG2 W640 H360 F30:1"), "\(first.header)")
+        #expect(second.header.hasPrefix("YUV4MPEG2 W640 H360 F25:1"), "\(second.header)")
+        #expect(first.frames.count == 120 && second.frames.count == 100, "\(first.frames.count) + \(second.frames.count)")
+    }
+
 
     /// Live (simulated: the window grows on the virtual clock): a start position outside the window is
     /// said, as SEEK_ERROR and on the summary, not silently replaced by the live start point.

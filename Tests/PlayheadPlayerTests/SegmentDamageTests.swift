@@ -55,6 +55,12 @@ import Testing
         // blamed on seg004).
         let decoderDamage = run.report.damage.filter { $0.contains("video decoder") }
         #expect(!decoderDamage.isEmpty && decoderDamage.allSatisfy { $0.contains("/v1/seg003.ts") }, "\(run.report.damage)")
+        // The frame's timestamp as the segment carries it (seg003 holds 12–16 s of media, 1.4 s after a 0 start):
+        // libavformat's unwrapping put 2^33 on it, and a user searching the segment for it found nothing.
+        for entry in decoderDamage {
+            let pts = try #require(entry.components(separatedBy: "frame at pts ").last?.split(separator: " ").first.flatMap { Int64($0) }, "\(entry)")
+            #expect((12 * 90_000...18 * 90_000).contains(pts), "\(entry)")
+        }
     }
 
     /// An fMP4 segment cut short: its damage is said once, not once per packet the demuxer gave up on

@@ -6,9 +6,9 @@ import Darwin
 
 /// Writes a decode's frames into a folder: pictures to `DIR/video.y4m` (``Y4MWriter``), sound to
 /// `DIR/audio.wav` (``WAVWriter``). Each file is created with its first frame, so an audio-only stream
-/// leaves no `video.y4m`. A Y4M file holds one picture size and format: when they change (an ABR switch
-/// to another rendition), the pictures from there go on in `video.1.y4m`, then `video.2.y4m`, and so
-/// on. With ``PictureFormat/png``, each picture is a PNG file of its own instead (`DIR/frames/000001.png`,
+/// leaves no `video.y4m`. A Y4M file holds one picture size, format and frame rate: when they change (an ABR
+/// switch to another rendition, a discontinuity to 25 fps content), the pictures from there go on in
+/// `video.1.y4m`, then `video.2.y4m`, and so on. With ``PictureFormat/png``, each picture is a PNG file of its own instead (`DIR/frames/000001.png`,
 /// …, rgb24, any size). Not thread-safe: use on the decoding task.
 public final class DirectoryDump: FrameDumpSink {
     /// Name of the video file inside the folder: `video.y4m`.
@@ -31,7 +31,7 @@ public final class DirectoryDump: FrameDumpSink {
     /// PNG pictures written so far.
     public private(set) var pngCount = 0
     private var videoWriter: Y4MWriter?
-    private var videoShape: (width: Int, height: Int, format: String)?
+    private var videoShape: (width: Int, height: Int, format: String, rate: Rational?)?
     private var audioWriter: WAVWriter?
     private var failure: DumpError?
     /// Every video file written, in order.
@@ -76,14 +76,18 @@ public final class DirectoryDump: FrameDumpSink {
     /// Where sound goes.
     public var audioPath: String { directory + "/" + Self.audioFileName }
 
-    /// Appends a picture to `video.y4m`, creating it with the first one; a picture of another size or
-    /// format than the file's closes it and starts the next file.
+    /// Appends a picture to `video.y4m`, creating it with the first one; a picture of another size,
+    /// format or known frame rate than the file's closes it and starts the next file (a file's header
+    /// names one rate: 25 fps pictures after a discontinuity were written under the first part's 30, and
+    /// played 20% fast).
     public func video(_ frame: RawVideoFrame) {
         if pictureFormat == .png {
             writePNG(frame)
             return
         }
-        if let shape = videoShape, shape != (frame.width, frame.height, frame.pixelFormatName), let writer = videoWriter {
+        if let shape = videoShape, let writer = videoWriter,
+           (shape.width, shape.height, shape.format) != (frame.width, frame.height, frame.pixelFormatName)
+            || (shape.rate != nil && frame.frameRate != nil && shape.rate != frame.frameRate) {
             do { try writer.close() } catch { failure = failure ?? error }
             videoWriter = nil
         }
@@ -92,7 +96,7 @@ public final class DirectoryDump: FrameDumpSink {
             do {
                 videoWriter = try Y4MWriter(path: path)
                 videoPaths.append(path)
-                videoShape = (frame.width, frame.height, frame.pixelFormatName)
+                videoShape = (frame.width, frame.height, frame.pixelFormatName, frame.frameRate)
             } catch { failure = error }
         }
         videoWriter?.video(frame)
