@@ -24,6 +24,9 @@ public enum PlaylistParseError: Error, Sendable, Equatable, CustomStringConverti
     case valueOutOfRange(line: Int, column: Int, tag: String, text: String, limit: String)
     /// An EXT-X-DEFINE `IMPORT` or `QUERYPARAM` whose source is known but lacks the name.
     case undefinedVariable(line: Int, column: Int, name: String, detail: String)
+    /// A `{$name}` reference to a variable that no EXT-X-DEFINE before it declares (RFC 8216bis 4.3: the
+    /// client must fail to parse); it was left in the URI, and the fetch failed later with a baffling error.
+    case undefinedReference(line: Int, column: Int, name: String)
 
     /// 1-based line number.
     public var line: Int {
@@ -31,7 +34,7 @@ public enum PlaylistParseError: Error, Sendable, Equatable, CustomStringConverti
         case .missingHeader(let l, _), .invalidUTF8(let l, _), .binaryData(let l, _),
              .badAttributeList(let l, _, _, _), .badNumber(let l, _, _, _), .missingSegmentURI(let l, _), .missingVariantURI(let l, _),
              .mixedPlaylistKinds(let l, _, _), .missingRequiredAttribute(let l, _, _, _), .valueOutOfRange(let l, _, _, _, _),
-             .undefinedVariable(let l, _, _, _):
+             .undefinedVariable(let l, _, _, _), .undefinedReference(let l, _, _):
             l
         }
     }
@@ -42,7 +45,7 @@ public enum PlaylistParseError: Error, Sendable, Equatable, CustomStringConverti
         case .missingHeader(_, let c), .invalidUTF8(_, let c), .binaryData(_, let c),
              .badAttributeList(_, let c, _, _), .badNumber(_, let c, _, _), .missingSegmentURI(_, let c), .missingVariantURI(_, let c),
              .mixedPlaylistKinds(_, let c, _), .missingRequiredAttribute(_, let c, _, _), .valueOutOfRange(_, let c, _, _, _),
-             .undefinedVariable(_, let c, _, _):
+             .undefinedVariable(_, let c, _, _), .undefinedReference(_, let c, _):
             c
         }
     }
@@ -60,7 +63,7 @@ public enum PlaylistParseError: Error, Sendable, Equatable, CustomStringConverti
         case .mixedPlaylistKinds: "mixed-playlist-kinds"
         case .missingRequiredAttribute: "missing-required-attribute"
         case .valueOutOfRange: "value-out-of-range"
-        case .undefinedVariable: "undefined-variable"
+        case .undefinedVariable, .undefinedReference: "undefined-variable"
         }
     }
 
@@ -78,6 +81,7 @@ public enum PlaylistParseError: Error, Sendable, Equatable, CustomStringConverti
         case .missingRequiredAttribute(_, _, let tag, let attribute): "#\(tag) lacks required attribute \(attribute)"
         case .valueOutOfRange(_, _, let tag, let text, let limit): "'\(text.prefix(40))' in #\(tag) is out of range (\(limit))"
         case .undefinedVariable(_, _, _, let detail): "#EXT-X-DEFINE \(detail)"
+        case .undefinedReference(_, _, let name): "{$\(name)} refers to a variable that no EXT-X-DEFINE before it defines"
         }
     }
 

@@ -118,7 +118,10 @@ extension PlaylistParser {
         return offset + length
     }
 
-    /// Replaces `{$name}` references with defined variables; undefined ones stay and are warned.
+    /// Replaces `{$name}` references with defined variables. One to a variable declared without a value
+    /// (IMPORT or QUERYPARAM of a playlist read on its own) stays and is warned; one to a variable no
+    /// EXT-X-DEFINE declared is an error (``PlaylistParseError/undefinedReference(line:column:name:)``),
+    /// thrown once the line is parsed.
     mutating func substitute(_ text: Substring, line: Int) -> String {
         guard !variables.isEmpty || !defines.isEmpty, text.contains("{$") else { return String(text) }
         var out = ""
@@ -133,6 +136,13 @@ extension PlaylistParser {
             let name = String(after[..<close])
             if let value = variables[name] {
                 out += value
+            } else if !defines.contains(where: { $0.name == name }) {
+                if undefinedReference == nil {
+                    let reference = "{$" + name + "}"
+                    let column = currentLine.firstRange(of: reference).map { currentLine.utf8.distance(from: currentLine.startIndex, to: $0.lowerBound) + 1 } ?? 1
+                    undefinedReference = .undefinedReference(line: line, column: column, name: name)
+                }
+                out += rest[open.lowerBound...close]
             } else {
                 warn(line, "undefined-variable", "variable {$\(name)} is not defined")
                 out += rest[open.lowerBound...close]

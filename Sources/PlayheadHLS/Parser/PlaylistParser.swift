@@ -18,6 +18,10 @@ struct PlaylistParser {
     /// The EXTINF line of each segment, else its first tag's or its URI's (for warnings about a whole segment).
     var segmentLines: [Int] = []
     var variables: [String: String] = [:]
+    /// The line being parsed, as written (for the column of a reference to an undefined variable).
+    var currentLine: Substring = ""
+    /// The first reference to a variable no EXT-X-DEFINE declared, thrown once its line is parsed.
+    var undefinedReference: PlaylistParseError?
 
     /// Line of the first tag or URI that makes this a media playlist.
     var mediaEvidenceLine: Int?
@@ -98,7 +102,9 @@ struct PlaylistParser {
                 }
                 continue
             }
+            currentLine = line
             try handle(line: line, number: lineNumber)
+            if let undefinedReference { throw undefinedReference }
         }
         return try finish(lastLine: lineNumber)
     }
