@@ -74,13 +74,13 @@ struct StaticLiveNetwork: PlayerNetwork {
 @Suite struct VirtualLiveTests {
     func play(window: Int, frozenAfter: Int? = nil, startShift: Int = 0, renumber: (after: Double, shift: Int)? = nil,
               restartAfter: Double? = nil, failsAfter: Double? = nil, segmentsMissing: Bool = false, fetchRetries: Int = PlayerConfiguration.defaultFetchRetries,
-              scheduled: [ScheduledCommand] = []) async throws -> PlayerFixtures.Run {
+              scheduled: [ScheduledCommand] = [], megabits: Double = 50) async throws -> PlayerFixtures.Run {
         MediaLog.level = .quiet
         let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         defer { server.stop() }
         let client = HTTPClient()
         defer { client.shutdown() }
-        let network = VirtualLiveNetwork(inner: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: 50)),
+        let network = VirtualLiveNetwork(inner: SimulatedNetwork(client: client, link: PlayerFixtures.link(megabits: megabits)),
                                          segmentBase: server.url("/ts/v0"), window: window, frozenAfter: frozenAfter,
                                          startShift: startShift, renumber: renumber, restartAfter: restartAfter, failsAfter: failsAfter,
                                          segmentsMissing: segmentsMissing)
@@ -209,6 +209,23 @@ struct StaticLiveNetwork: PlayerNetwork {
         // The player's own seeks say why (they counted as seeks asked for).
         #expect(run.report.seeks.allSatisfy { $0.automatic == "fellBehindLiveWindow" })
         #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+    }
+
+    /// A link slower than the stream and a 2-segment window: the player stalls, and the window slides past its
+    /// next segment while it waits. Its own recovery seek does not end the stall: the picture stays frozen until
+    /// frames come (the stall was closed, as recovered, the moment the seek started, and most of the frozen
+    /// time went missing from the rebuffer figures).
+    @Test func aStallThatFallsBehindTheWindowLastsUntilFramesCome() async throws {
+        let run = try await play(window: 2, megabits: 0.35)
+        let report = run.report
+        let automatic = report.seeks.filter { $0.automatic == "fellBehindLiveWindow" }
+        let stalledSeeks = automatic.filter { seek in report.rebuffers.contains { $0.startSeconds <= seek.requestedAt + 1e-9 } }
+        #expect(!stalledSeeks.isEmpty, "seeks \(report.seeks.map { ($0.requestedAt, $0.automatic ?? "-") }) rebuffers \(report.rebuffers.map { ($0.startSeconds, $0.endSeconds ?? -1) })")
+        for seek in stalledSeeks {
+            let open = report.rebuffers.first { $0.startSeconds <= seek.requestedAt + 1e-9 && ($0.endSeconds ?? .infinity) > seek.requestedAt + 1e-9 }
+            #expect(open != nil, "the stall ended at the automatic seek at \(seek.requestedAt) s: \(report.rebuffers.map { ($0.startSeconds, $0.endSeconds ?? -1) })")
+            if let open, let completed = seek.completedAt { #expect((open.endSeconds ?? .infinity) >= completed - 1e-6) }
+        }
     }
 
     /// At 13 s the origin renumbers its segments 1000 higher, the content going on under the same

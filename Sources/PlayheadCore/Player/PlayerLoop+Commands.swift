@@ -139,7 +139,10 @@ extension MediaPlayer {
         let fromBuffer = !reload && state.timeline.breaks.isEmpty && buffer.rewind(toTimeline: target)
         report.seeks.append(SeekRecord(fromSeconds: from, toSeconds: target, requestedAt: now, automatic: automatic, fromBuffer: fromBuffer))
         state.pendingSeek = report.seeks.count - 1
-        if let stall = state.stall { closeRebuffer(stall, at: now, resumed: true) }
+        // A seek the user asks for ends a stall (the wait is the seek's); the player's own (the live window slid
+        // past the next segment while it stalled) does not: the picture stays frozen until frames come, and
+        // that is rebuffering (a 40 s session frozen for 21 s reported 6 s of it).
+        if let stall = state.stall, automatic == nil { closeRebuffer(stall, at: now, resumed: true) }
         leaveAdForSeek()
         if !fromBuffer {
             cancelTransfers()
