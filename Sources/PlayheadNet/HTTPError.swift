@@ -95,7 +95,7 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         return "\(url.prefix(384))…[\(url.count - 480) characters]…\(url.suffix(96))"
     }
 
-    /// Up to 80 characters of the body, if it looks like text; otherwise empty. An HTML page gives its
+    /// Up to 80 characters of the body (an ellipsis says there was more), if it looks like text; otherwise empty. An HTML page gives its
     /// `<title>` (a server's "404 Not Found"), not its markup; one without a title gives nothing.
     static func printableSnippet(_ bytes: [UInt8]) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
@@ -111,6 +111,6 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
             return ""
         }
         return String(decoding: head, as: UTF8.self)
-            .split(whereSeparator: \.isNewline).joined(separator: " ")
+            .split(whereSeparator: \.isNewline).joined(separator: " ") + (bytes.count > head.count ? "…" : "")
     }
 }

@@ -315,5 +315,21 @@ private func media(_ text: String) throws -> (MediaPlaylist, [PlaylistWarning]) 
     @Test func crlfAndBOMAreAccepted() throws {
         let parsed = try Playlist.parse(data: [0xEF, 0xBB, 0xBF] + Array("#EXTM3U\r\n#EXTINF:4,\r\na.ts\r\n".utf8))
         #expect(parsed.playlist.media?.segments.first?.uri == "a.ts")
+        // Read past, but said: RFC 8216 4.1 forbids it (it passed without a word).
+        #expect(parsed.warnings.contains { $0.code == "byte-order-mark" && $0.line == 1 }, "\(parsed.warnings)")
+        #expect(try Playlist.parse(data: Array("#EXTM3U\r\n#EXTINF:4,\r\na.ts\r\n".utf8)).warnings.allSatisfy { $0.code != "byte-order-mark" })
+    }
+
+    /// A sub-range without an offset after `media.ts` listed as `./media.ts` follows the same resource: no warning
+    /// (it warned of a different URI); another file still warns.
+    @Test func aByteRangeAfterTheSameFileSpelledWithDotSlashIsNotAMismatch() throws {
+        let text = { (second: String) in
+            "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\n#EXT-X-BYTERANGE:100@0\nmedia.ts\n"
+                + "#EXTINF:4,\n#EXT-X-BYTERANGE:100\n\(second)\n"
+        }
+        let same = try Playlist.parse(text("./media.ts"))
+        #expect(same.playlist.media?.segments.last?.byteRange?.offset == 100)
+        #expect(!same.warnings.contains { $0.code == "byterange-uri-mismatch" }, "\(same.warnings)")
+        #expect(try Playlist.parse(text("other.ts")).warnings.contains { $0.code == "byterange-uri-mismatch" })
     }
 }

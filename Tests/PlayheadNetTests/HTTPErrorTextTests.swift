@@ -26,4 +26,15 @@ import Testing
         #expect(HTTPError.status(url: url, code: 404, bodyPrefix: Array(untitled.utf8)).description == "HTTP 404 for \(url)")
         #expect(HTTPError.status(url: url, code: 503, bodyPrefix: Array("fault injected\n".utf8)).description == "HTTP 503 for \(url): fault injected")
     }
+
+    /// A text body longer than the 80 characters shown ends in an ellipsis (QA37: "is past the end (45120 byte"
+    /// read as the whole message); one that fits is shown as it is.
+    @Test func aLongTextBodyIsCutWithAnEllipsis() {
+        let url = "http://127.0.0.1:8080/media.ts"
+        let body = "range 45120-45500 of media.ts is past the end (45120 bytes); ask for bytes 0-45119 of it instead"
+        let text = HTTPError.status(url: url, code: 416, bodyPrefix: Array(body.utf8)).description
+        #expect(text == "HTTP 416 for \(url): \(body.prefix(80))…", "\(text)")
+        let exact = String(repeating: "x", count: 80)
+        #expect(HTTPError.status(url: url, code: 416, bodyPrefix: Array(exact.utf8)).description == "HTTP 416 for \(url): \(exact)")
+    }
 }

@@ -189,7 +189,9 @@ extension PlaylistParser {
                 offset = o
             } else if let prev = previousRangeEnd {
                 offset = prev.end
-                if prev.uri != uri {
+                // `./media.ts` after `media.ts` is the same resource.
+                func plain(_ uri: String) -> Substring { var rest = Substring(uri); while rest.hasPrefix("./") { rest = rest.dropFirst(2) }; return rest }
+                if plain(prev.uri) != plain(uri) {
                     warn(r.line, "byterange-uri-mismatch", "EXT-X-BYTERANGE without offset follows a different URI")
                 }
             } else {

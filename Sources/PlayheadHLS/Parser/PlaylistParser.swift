@@ -94,7 +94,10 @@ struct PlaylistParser {
             }
             var line = text[i..<j]
             i = next
-            if lineNumber == 1, line.utf8.first == 0xEF { line = line.dropFirst() }  // byte-order mark
+            if lineNumber == 1, line.utf8.first == 0xEF {
+                line = line.dropFirst()
+                warn(1, "byte-order-mark", "the playlist starts with a byte-order mark (RFC 8216 4.1: it must not; clients should fail to parse); read past it")
+            }
             if !sawHeader {
                 if line.hasPrefix("#EXTM3U") {
                     sawHeader = true
