@@ -48,6 +48,27 @@ private func media(_ text: String) throws -> (MediaPlaylist, [PlaylistWarning]) 
         }
     }
 
+    /// RFC 8216bis 4.4.2.3: a name declared twice, or a tag with more than one of NAME, IMPORT and QUERYPARAM, fails
+    /// the parse, naming the line (the last definition, or NAME, won silently); a name with other characters than
+    /// A-Z, a-z, 0-9, '-' and '_' is warned (nothing was said).
+    @Test func defineTagsThatBreakTheRulesAreRefused() throws {
+        let head = "#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-TARGETDURATION:10\n"
+        do {
+            _ = try Playlist.parse(head + "#EXT-X-DEFINE:NAME=\"a\",VALUE=\"1\"\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"2\"\n#EXTINF:10,\n{$a}.ts\n")
+            Issue.record("a name defined twice parsed")
+        } catch {
+            #expect(error.line == 5 && error.description.contains("variable a is defined twice"), "\(error)")
+        }
+        do {
+            _ = try Playlist.parse(head + "#EXT-X-DEFINE:NAME=\"a\",VALUE=\"1\",QUERYPARAM=\"a\"\n#EXTINF:10,\n{$a}.ts\n")
+            Issue.record("NAME with QUERYPARAM parsed")
+        } catch {
+            #expect(error.line == 4 && error.description.contains("it has NAME and QUERYPARAM"), "\(error)")
+        }
+        let odd = try Playlist.parse(head + "#EXT-X-DEFINE:NAME=\"bad name!\",VALUE=\"1\"\n#EXTINF:10,\na.ts\n")
+        #expect(odd.warnings.contains { $0.code == "bad-value" && $0.line == 4 && $0.message.contains("'bad name!'") }, "\(odd.warnings)")
+    }
+
     @Test func importedVariablesComeFromTheCaller() throws {
         let parsed = try Playlist.parse("""
         #EXTM3U

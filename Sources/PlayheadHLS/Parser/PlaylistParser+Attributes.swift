@@ -136,7 +136,7 @@ extension PlaylistParser {
             let name = String(after[..<close])
             if let value = variables[name] {
                 out += value
-            } else if !defines.contains(where: { $0.name == name }) {
+            } else if !defines.contains(where: { $0.name == name }), !name.isEmpty, name.utf8.allSatisfy({ Self.isVariableNameByte($0) }) {
                 if undefinedReference == nil {
                     let reference = "{$" + name + "}"
                     let column = currentLine.firstRange(of: reference).map { currentLine.utf8.distance(from: currentLine.startIndex, to: $0.lowerBound) + 1 } ?? 1

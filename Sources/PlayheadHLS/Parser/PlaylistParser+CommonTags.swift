@@ -34,6 +34,12 @@ extension PlaylistParser {
     mutating func define(_ tag: TagLine) throws(PlaylistParseError) {
         need(8, tag.line, "EXT-X-DEFINE")
         let list = try attributes(tag)
+        // RFC 8216bis 4.4.2.3: exactly one of NAME, IMPORT and QUERYPARAM (NAME won silently).
+        let kinds = ["NAME", "IMPORT", "QUERYPARAM"].filter { list.entry($0) != nil }
+        if kinds.count > 1 {
+            throw .badAttributeList(line: tag.line, column: tag.valueColumn, tag: "EXT-X-DEFINE",
+                                    reason: "it has \(kinds.joined(separator: " and ")); it takes exactly one of NAME, IMPORT and QUERYPARAM")
+        }
         let definition: VariableDefinition
         if let name = list.quotedString("NAME") {
             guard let value = list.quotedString("VALUE") else {
@@ -51,8 +57,13 @@ extension PlaylistParser {
             throw .missingRequiredAttribute(line: tag.line, column: tag.valueColumn, tag: "EXT-X-DEFINE",
                                             attribute: "NAME")
         }
-        if variables[definition.name] != nil {
-            warn(tag.line, "duplicate-tag", "variable \(definition.name) is defined twice")
+        if defines.contains(where: { $0.name == definition.name }) {
+            // RFC 8216bis 4.4.2.3: a parser that meets a name declared twice must fail (the last one won).
+            throw .badAttributeList(line: tag.line, column: tag.valueColumn, tag: "EXT-X-DEFINE",
+                                    reason: "variable \(definition.name) is defined twice; a name may be declared once")
+        }
+        if definition.name.isEmpty || !definition.name.utf8.allSatisfy({ Self.isVariableNameByte($0) }) {
+            warn(tag.line, "bad-value", "variable name '\(definition.name)' has characters other than A-Z, a-z, 0-9, '-' and '_' (RFC 8216bis 4.4.2.3); no {$...} reference can name it")
         }
         if let value = definition.value {
             variables[definition.name] = value
@@ -61,6 +72,11 @@ extension PlaylistParser {
             warn(tag.line, "undefined-variable", "\(source): variable \(definition.name) has no value")
         }
         defines.append(definition)
+    }
+
+    /// Whether a byte may stand in a variable name: A–Z, a–z, 0–9, `-` and `_`.
+    static func isVariableNameByte(_ byte: UInt8) -> Bool {
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2D || byte == 0x5F
     }
 
     /// The value `source` gives `name`: nil when the source is unknown (warned by the caller), an
