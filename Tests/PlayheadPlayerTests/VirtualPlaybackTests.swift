@@ -184,43 +184,35 @@ import Testing
 
 /// Discontinuities: content from one encode, an ad from another, content again.
 @Suite struct DiscontinuityPlaybackTests {
-    @Test func timestampsAreReanchoredPerDiscontinuitySequence() async throws {
+    /// Plays, with frame hashes, a VOD playlist of `entries` (EXTINF, DISCONTINUITY and URI lines; `media` gives
+    /// the URL of a path of the generated streams) served from a folder of its own; also returns FFmpeg's hashes
+    /// of the content (`ts/v0`) and of the ad (`ad/v0`).
+    func play(_ entries: (_ media: (String) -> String) -> String) async throws -> (run: PlayerFixtures.Run, content: [String], ad: [String]) {
         let media = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         defer { media.stop() }
         let folder = NSTemporaryDirectory() + "playhead-disc-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let playlist = """
-        #EXTM3U
-        #EXT-X-VERSION:3
-        #EXT-X-TARGETDURATION:4
-        #EXT-X-PLAYLIST-TYPE:VOD
-        #EXTINF:4.0,
-        \(media.url("/ts/v0/seg000.ts"))
-        #EXTINF:4.0,
-        \(media.url("/ts/v0/seg001.ts"))
-        #EXT-X-DISCONTINUITY
-        #EXTINF:4.0,
-        \(media.url("/ad/v0/seg000.ts"))
-        #EXTINF:4.0,
-        \(media.url("/ad/v0/seg001.ts"))
-        #EXT-X-DISCONTINUITY
-        #EXTINF:4.0,
-        \(media.url("/ts/v0/seg002.ts"))
-        #EXT-X-ENDLIST
-
-        """
+        let playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+            + entries { media.url($0) } + "#EXT-X-ENDLIST\n"
         try playlist.write(toFile: folder + "/index.m3u8", atomically: true, encoding: .utf8)
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }
         let run = await PlayerFixtures.playVirtual(server.url("/index.m3u8")) { $0.hashFrames = true }
+        return (run, await PlayerFixtures.ffmpegHashes(media.url("/ts/v0/index.m3u8")), await PlayerFixtures.ffmpegHashes(media.url("/ad/v0/index.m3u8")))
+    }
+
+    @Test func timestampsAreReanchoredPerDiscontinuitySequence() async throws {
+        let (run, content, ad) = try await play { media in
+            "#EXTINF:4.0,\n\(media("/ts/v0/seg000.ts"))\n#EXTINF:4.0,\n\(media("/ts/v0/seg001.ts"))\n#EXT-X-DISCONTINUITY\n"
+                + "#EXTINF:4.0,\n\(media("/ad/v0/seg000.ts"))\n#EXTINF:4.0,\n\(media("/ad/v0/seg001.ts"))\n#EXT-X-DISCONTINUITY\n"
+                + "#EXTINF:4.0,\n\(media("/ts/v0/seg002.ts"))\n"
+        }
         #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
         #expect(run.report.framesPresented["video"] == 600)
         #expect(run.report.rebuffers.isEmpty)
         #expect(abs(run.report.positionSeconds - 20) < 0.05, "the timeline runs on across both discontinuities")
         // Every frame in order, the ad's first frame right after the content's 8 s.
-        let content = await PlayerFixtures.ffmpegHashes(media.url("/ts/v0/index.m3u8"))
-        let ad = await PlayerFixtures.ffmpegHashes(media.url("/ad/v0/index.m3u8"))
         let expected = Array(content[0..<240]) + Array(ad[0..<240]) + Array(content[240..<360])
         #expect(run.presented.filter { $0.kind == .video }.map { $0.md5 ?? "" } == expected)
     }
@@ -229,33 +221,12 @@ import Testing
     /// run after the discontinuity goes on where that media really ended (its first three frames were lost:
     /// pinned at the listed 3.9 s, they fell before the content's last frames and were never presented).
     @Test func extinfThatUndercountsBeforeADiscontinuityLosesNoFrame() async throws {
-        let media = try LoopbackHTTPServer(root: PlayerFixtures.streams)
-        defer { media.stop() }
-        let folder = NSTemporaryDirectory() + "playhead-disc-short-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let playlist = """
-        #EXTM3U
-        #EXT-X-VERSION:3
-        #EXT-X-TARGETDURATION:4
-        #EXT-X-PLAYLIST-TYPE:VOD
-        #EXTINF:3.9,
-        \(media.url("/ts/v0/seg000.ts"))
-        #EXT-X-DISCONTINUITY
-        #EXTINF:4.0,
-        \(media.url("/ad/v0/seg000.ts"))
-        #EXT-X-ENDLIST
-
-        """
-        try playlist.write(toFile: folder + "/index.m3u8", atomically: true, encoding: .utf8)
-        let server = try LoopbackHTTPServer(root: folder)
-        defer { server.stop() }
-        let run = await PlayerFixtures.playVirtual(server.url("/index.m3u8")) { $0.hashFrames = true }
+        let (run, content, ad) = try await play { media in
+            "#EXTINF:3.9,\n\(media("/ts/v0/seg000.ts"))\n#EXT-X-DISCONTINUITY\n#EXTINF:4.0,\n\(media("/ad/v0/seg000.ts"))\n"
+        }
         #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
         #expect(run.report.framesPresented["video"] == 240)
         #expect(abs(run.report.positionSeconds - 8) < 0.05, "\(run.report.positionSeconds)")
-        let content = await PlayerFixtures.ffmpegHashes(media.url("/ts/v0/index.m3u8"))
-        let ad = await PlayerFixtures.ffmpegHashes(media.url("/ad/v0/index.m3u8"))
         let presented = run.presented.filter { $0.kind == .video }.map { $0.md5 ?? "" }
         let expected = Array(content[0..<120]) + Array(ad[0..<120])
         #expect(presented == expected, "first frame that differs: \(presented.indices.first { $0 >= expected.count || presented[$0] != expected[$0] } ?? presented.count)")
