@@ -83,6 +83,15 @@ import Testing
         _ = anchor.contentSeconds(forPTS: 200_000, discontinuitySequence: 0, segmentStartSeconds: 0)
         #expect(anchor.contentSeconds(forPTS: 100_000, discontinuitySequence: 0, segmentStartSeconds: 0) == -100_000)
     }
+
+    /// A new sequence goes on where the media before it really ended when that ran past its listed end (an EXTINF
+    /// that undercounts), within the limit; otherwise where the playlist starts it.
+    @Test func aNewSequenceContinuesWhereTheMediaBeforeItEnded() {
+        #expect(TimestampAnchor.continuationStart(listedStart: 3.9, previousDrift: 0.1, limit: 5) == 3.9 + 0.1)
+        #expect(TimestampAnchor.continuationStart(listedStart: 3.9, previousDrift: -0.5, limit: 5) == 3.9, "an overcount leaves the gap")
+        #expect(TimestampAnchor.continuationStart(listedStart: 3.9, previousDrift: 6, limit: 5) == 3.9, "no rounding drifts 6 s")
+        #expect(TimestampAnchor.continuationStart(listedStart: 3.9, previousDrift: nil, limit: 5) == 3.9)
+    }
 }
 
 extension Double {

@@ -88,6 +88,20 @@ public struct TimestampAnchor: Sendable, Equatable {
         return pin.contentSeconds + (unwrap(ptsSeconds, near: pin.lastUnwrappedPTSSeconds) - pin.ptsSeconds)
     }
 
+    /// Where to pin a sequence seen for the first time: at `listedStart` (where the playlist starts its first
+    /// segment), or later by `previousDrift` when the segment just before it ran that far past its listed end (its
+    /// media's end minus the playlist's) and no further than `limit`. An EXTINF that undercounts before a
+    /// discontinuity would otherwise put the new run's first frames before the old run's last ones.
+    /// - Parameters:
+    ///   - listedStart: the playlist's start of the sequence's first segment, in seconds.
+    ///   - previousDrift: the drift of the segment right before it (same source, next media sequence), if known.
+    ///   - limit: the largest drift taken, in seconds (a larger one is no rounding).
+    /// - Returns: the content time to pin the sequence at.
+    public static func continuationStart(listedStart: Double, previousDrift: Double?, limit: Double) -> Double {
+        guard let drift = previousDrift, drift > 1e-6, drift <= limit else { return listedStart }
+        return listedStart + drift
+    }
+
     /// Whether a discontinuity sequence has been pinned.
     /// - Parameter discontinuitySequence: the discontinuity sequence number.
     public func isPinned(discontinuitySequence: Int) -> Bool { pins[discontinuitySequence] != nil }

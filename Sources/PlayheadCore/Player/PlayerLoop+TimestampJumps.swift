@@ -76,8 +76,8 @@ extension MediaPlayer {
     /// later than the media before it ended (an EXTINF that overcounts) stays where the playlist puts it.
     func continuationStart(of tracked: TrackedSegment, anchorKey key: Int) -> Double {
         guard !anchor.isPinned(discontinuitySequence: key), let last = state.lastContentEnd,
-              last.mediaSequence == tracked.mediaSequence - 1, last.anchorKey != key,
-              last.driftSeconds > 1e-6, last.driftSeconds <= forwardTimestampJumpSeconds() else { return tracked.startSeconds }
-        return tracked.startSeconds + last.driftSeconds
+              last.mediaSequence == tracked.mediaSequence - 1, last.anchorKey != key else { return tracked.startSeconds }
+        return TimestampAnchor.continuationStart(listedStart: tracked.startSeconds, previousDrift: last.driftSeconds,
+                                                 limit: forwardTimestampJumpSeconds())
     }
 }

@@ -191,6 +191,9 @@ public struct AdBoundaryChecker: Sendable {
             frames.append(ReferenceFrame(seconds: seconds, pts: pts, duration: frame.durationSeconds, md5: md5, isKeyframe: frame.isKeyframe))
         }
         var previous: TrackedSegment?
+        // How far the segment before ran past its listed end: a run after a discontinuity is pinned as the player
+        // pins it (TimestampAnchor.continuationStart), so the two timelines agree when EXTINFs undercount.
+        var previousDrift: Double?
         for tracked in segments {
             if let previous, tracked.discontinuitySequence != previous.discontinuitySequence {
                 decoder.finish { add($0, previous) }
@@ -199,8 +202,14 @@ public struct AdBoundaryChecker: Sendable {
             let fetched = try await fetcher.fetch(tracked.segment, baseURL: response.effectiveURL, at: 0)
             let demuxed = try decoder.demux(fetched.bytes)
             if let span = demuxed.timeSpan(of: .video) {
-                _ = anchor.contentSeconds(forPTS: span.start, discontinuitySequence: tracked.discontinuitySequence,
-                                          segmentStartSeconds: tracked.startSeconds)
+                let pinAt = anchor.isPinned(discontinuitySequence: tracked.discontinuitySequence) ? tracked.startSeconds
+                    : TimestampAnchor.continuationStart(listedStart: tracked.startSeconds, previousDrift: previousDrift,
+                                                        limit: max(5, Double(playlist.targetDuration ?? 0)))
+                let start = anchor.contentSeconds(forPTS: span.start, discontinuitySequence: tracked.discontinuitySequence,
+                                                  segmentStartSeconds: pinAt)
+                previousDrift = start + (span.end - span.start) - tracked.endSeconds
+            } else {
+                previousDrift = nil
             }
             for packet in demuxed.packets { decoder.decode(packet, in: demuxed) { add($0, tracked) } }
             previous = tracked
