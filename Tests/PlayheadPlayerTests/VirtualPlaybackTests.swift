@@ -227,6 +227,10 @@ import Testing
         #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
         #expect(run.report.framesPresented["video"] == 240)
         #expect(abs(run.report.positionSeconds - 8) < 0.05, "\(run.report.positionSeconds)")
+        let shifts = run.events.compactMap { event -> [String: String]? in
+            if case let .custom(name, payload) = event.kind, name == "timelineShift" { return payload } else { return nil }
+        }
+        #expect(shifts.map { $0["seconds"] } == ["0.1"] && shifts.first?["mediaSequence"] == "1", "\(shifts)")
         let presented = run.presented.filter { $0.kind == .video }.map { $0.md5 ?? "" }
         let expected = Array(content[0..<120]) + Array(ad[0..<120])
         #expect(presented == expected, "first frame that differs: \(presented.indices.first { $0 >= expected.count || presented[$0] != expected[$0] } ?? presented.count)")

@@ -74,10 +74,19 @@ extension MediaPlayer {
     /// (rounded values, 4 s for 4.004 s of 29.97 fps video) put the new run's first frames before the old
     /// run's last ones, and they were never presented (3 of 60 frames lost for 0.1 s). A run that starts
     /// later than the media before it ended (an EXTINF that overcounts) stays where the playlist puts it.
+    /// A run moved is said in a `timelineShift` event.
     func continuationStart(of tracked: TrackedSegment, anchorKey key: Int) -> Double {
         guard !anchor.isPinned(discontinuitySequence: key), let last = state.lastContentEnd,
               last.mediaSequence == tracked.mediaSequence - 1, last.anchorKey != key else { return tracked.startSeconds }
-        return TimestampAnchor.continuationStart(listedStart: tracked.startSeconds, previousDrift: last.driftSeconds,
-                                                 limit: forwardTimestampJumpSeconds())
+        let start = TimestampAnchor.continuationStart(listedStart: tracked.startSeconds, previousDrift: last.driftSeconds,
+                                                      limit: forwardTimestampJumpSeconds())
+        if start != tracked.startSeconds {
+            // Said, not silent: times taken from the playlist (cues, server-side ad events) are that much early here.
+            let shift = ((start - tracked.startSeconds) * 1000).rounded() / 1000
+            bus.post(.custom(name: "timelineShift", payload: ["mediaSequence": String(tracked.mediaSequence), "seconds": String(shift),
+                "message": "the media before media sequence \(tracked.mediaSequence) runs \(shift) s past its EXTINF; the run after the "
+                    + "discontinuity starts that much later than the playlist says, and times read from the playlist are that much early"]))
+        }
+        return start
     }
 }
