@@ -84,8 +84,8 @@ extension MediaPlayer {
             // Said, not silent: times taken from the playlist (cues, server-side ad events) are that much early here.
             let shift = ((start - tracked.startSeconds) * 1000).rounded() / 1000
             bus.post(.custom(name: "timelineShift", payload: ["mediaSequence": String(tracked.mediaSequence), "seconds": String(shift),
-                "message": "the media before media sequence \(tracked.mediaSequence) runs \(shift) s past its EXTINF; the run after the "
-                    + "discontinuity starts that much later than the playlist says, and times read from the playlist are that much early"]))
+                "message": "the run from media sequence \(tracked.mediaSequence) starts \(shift) s later than the playlist says (the media "
+                    + "before it ran past its EXTINFs); times read from the playlist are that much early there"]))
         }
         return start
     }
