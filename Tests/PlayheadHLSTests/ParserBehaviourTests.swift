@@ -125,6 +125,11 @@ private func media(_ text: String) throws -> (MediaPlaylist, [PlaylistWarning]) 
         let lenient = try Playlist.parse(text)
         #expect(lenient.playlist.media?.segments.first?.uri == "http://{$host}/a.ts")
         #expect(lenient.warnings.contains { $0.code == "undefined-variable" && $0.line == 4 })
+        // It says what is missing (QA37: "the playlist's URL is not known" of a file whose URL was known).
+        #expect(lenient.warnings.contains { $0.message.contains("IMPORT=\"host\": the playlist was read on its own") }, "\(lenient.warnings)")
+        let query = try Playlist.parse(text.replacingOccurrences(of: "IMPORT=", with: "QUERYPARAM="))
+        #expect(query.warnings.contains { $0.message.contains("QUERYPARAM=\"host\": the playlist was read on its own, with no URL query") },
+                "\(query.warnings)")
     }
 
     @Test func aMultivariantPlaylistsVariablesAreWhatItsMediaPlaylistsImport() throws {

@@ -68,7 +68,9 @@ extension PlaylistParser {
         if let value = definition.value {
             variables[definition.name] = value
         } else {
-            let source = definition.source == .import ? "no multivariant playlist is known" : "the playlist's URL is not known"
+            // The playlist was read on its own (inspect of a file): say what is missing, not that the URL is unknown.
+            let source = definition.source == .import ? "IMPORT=\"\(definition.name)\": the playlist was read on its own, with no multivariant playlist that led to it"
+                : "QUERYPARAM=\"\(definition.name)\": the playlist was read on its own, with no URL query to take it from"
             warn(tag.line, "undefined-variable", "\(source): variable \(definition.name) has no value")
         }
         defines.append(definition)
