@@ -339,15 +339,15 @@ extension MediaPlayer {
         guard let tracker = state.tracker, tracker.isStuck(at: now), state.wantsPlay, state.status == .playing,
               !state.clockRunning, state.adCursor == nil else { return }
         let unchanged = now - tracker.lastChangeSeconds
-        var description = String(format: "the live playlist %@ has not changed for %.1f s (%.1f target durations of %.0f s) and playback is waiting for media",
-                                 state.mediaURL, unchanged, unchanged / tracker.targetDurationSeconds, tracker.targetDurationSeconds)
+        // Reloads that went back did change, backwards (an encoder restart reusing segment names): said so, not "not changed".
+        let stale = state.reloadFailures == nil ? tracker.lastStaleReload : nil
+        var description = String(format: "the live playlist %@ has %@ for %.1f s (%.1f target durations of %.0f s) and playback is waiting for media",
+                                 state.mediaURL, stale == nil ? "not changed" : "given nothing new", unchanged,
+                                 unchanged / tracker.targetDurationSeconds, tracker.targetDurationSeconds)
         if let failures = state.reloadFailures {
             description += "; its last \(failures.count == 1 ? "reload" : "\(failures.count) reloads") failed: \(failures.last)"
-        } else if let stale = tracker.lastStaleReload {
-            // It did change, backwards: say so (an encoder restart that reuses segment names), not only "not changed".
-            description = String(format: "the live playlist %@ has given nothing new for %.1f s (%.1f target durations of %.0f s) and playback is waiting for media: ",
-                                 state.mediaURL, unchanged, unchanged / tracker.targetDurationSeconds, tracker.targetDurationSeconds)
-                + "its reloads went back (\(stale)) and list segments seen before, so they were ignored as stale copies"
+        } else if let stale {
+            description += ": its reloads went back (\(stale)) and list segments seen before, so they were ignored as stale copies"
         }
         fail(PlayerNotification.make(.playbackError, metadata: ["URL": state.mediaURL, "DESCRIPTION": description], playerTime: now), now: now)
     }

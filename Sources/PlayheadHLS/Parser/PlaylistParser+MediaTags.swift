@@ -176,6 +176,13 @@ extension PlaylistParser {
         need(5, tag.line, "EXT-X-MAP")
     }
 
+    /// `uri` without its leading `./` steps (they name the same resource as the URI without them).
+    static func withoutDotSlash(_ uri: String) -> Substring {
+        var rest = Substring(uri)
+        while rest.hasPrefix("./") { rest = rest.dropFirst(2) }
+        return rest
+    }
+
     /// Creates the segment from what is pending and the state in force.
     mutating func appendSegment(uri: String, line: Int) throws(PlaylistParseError) {
         if pending.extinfLine == nil {
@@ -190,8 +197,7 @@ extension PlaylistParser {
             } else if let prev = previousRangeEnd {
                 offset = prev.end
                 // `./media.ts` after `media.ts` is the same resource.
-                func plain(_ uri: String) -> Substring { var rest = Substring(uri); while rest.hasPrefix("./") { rest = rest.dropFirst(2) }; return rest }
-                if plain(prev.uri) != plain(uri) {
+                if Self.withoutDotSlash(prev.uri) != Self.withoutDotSlash(uri) {
                     warn(r.line, "byterange-uri-mismatch", "EXT-X-BYTERANGE without offset follows a different URI")
                 }
             } else {
