@@ -1,6 +1,6 @@
 import Foundation
 import PlayheadAdInsertion
-import PlayheadCore
+@testable import PlayheadCore
 import PlayheadMedia
 import PlayheadNet
 import PlayheadOrigin
@@ -239,5 +239,42 @@ import Testing
         #expect(!a2.exact && !a2.onSegmentStart)
         #expect(a2.problems == ["ad a2 at 16.500 s is inside a segment: the stitched media does not change there"])
         #expect(late.boundaries.filter(\.exact).count == 2, "a1's start and the avail's end are right")
+    }
+
+    /// EXTINFs that undercount the media before each discontinuity (content listed 1.9 s for 2 s, the second ad's
+    /// last segment 1.95 s): each run goes on where the media before it ended, 0.1 s and 0.15 s after the
+    /// playlist's times. The ads' events still come at the ads' first frames, and the check judges them there (the
+    /// events came on the content's last three frames, and the check called that exact: it took the first frame at
+    /// or after the listed time, which was the content's).
+    @Test func stitchedAdsListedShortStartOnTheirOwnFirstFrames() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        MediaLog.level = .quiet
+        var lines = try String(contentsOfFile: TestRepository.streams + "/ssai/index.m3u8", encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for (index, line) in lines.enumerated() where line.hasPrefix("../") { lines[index] = origin.url("/" + line.dropFirst(3)) }
+        let content4 = try #require(lines.firstIndex { $0.hasSuffix("/cues/ts/seg004.ts") })
+        lines[content4 - 1] = "#EXTINF:1.9,"
+        let cueIn = try #require(lines.firstIndex(of: "#EXT-X-CUE-IN"))
+        lines[cueIn - 2] = "#EXTINF:1.95,"
+        server.register(lines.joined(separator: "\n"), at: "/short.m3u8", contentType: "application/vnd.apple.mpegurl")
+        let result = try await AdBoundaryChecker(client: client).checkSSAI(url: server.url("/short.m3u8"), trackingURL: nil)
+        #expect(zip(result.boundaries.map(\.boundarySeconds), [9.9, 15.9, 19.85]).allSatisfy { abs($0 - $1) < 1e-9 } && result.boundaries.count == 3)
+        #expect(result.allExact, "\(result.boundaries.flatMap(\.problems))")
+        let adFirst = try #require(await ChildProcess.ffmpegHashes(TestRepository.streams + "/cues/ad/v1/seg000.ts").first)
+        let contentAfter = try #require(await ChildProcess.ffmpegHashes(TestRepository.streams + "/cues/ts/seg005.ts").first)
+        #expect(result.boundaries.map(\.expectedMD5) == [adFirst, adFirst, contentAfter])
+        #expect(result.boundaries.map(\.actualMD5) == [adFirst, adFirst, contentAfter])
+        // A check that compares the ad's time with the frames' own times is fooled: the event on the content's
+        // last frame would be called exact. Against the segments' listed spans it is not.
+        let (frames, segments, times) = try await AdBoundaryChecker(client: client).referenceRendition(server.url("/short.m3u8"))
+        let onContent = try #require(frames.last { $0.seconds < 10 - 1e-3 })
+        var early = SSAIEvent(name: "adStarted", availId: "x", adId: "x-1", adsInAvail: 2, contentSeconds: 9.9)
+        early.frameMD5 = onContent.md5
+        let verdict = AdBoundaryChecker.ssaiVerdict(availId: "x", adId: "x-1", at: 9.9, event: early, frames: frames, times: times,
+                                                    segmentStarts: segments.map(\.startSeconds))
+        #expect(!verdict.exact && verdict.expectedMD5 == adFirst, "\(verdict)")
     }
 }

@@ -222,6 +222,8 @@ struct LoopState {
     var ssai = SSAIAdTracker()
     /// The avails of the SSAI tracking document, as last read.
     var ssaiTrackingAvails: [SSAIAvail] = []
+    /// The content segments buffered (with SSAI on): the SSAI tracker reads frames in playlist time.
+    var playlistTimes = PlaylistTimeMap()
     /// Loading inside an ad break (nil: loading content).
     var adCursor: AdLoadCursor?
     /// Timeline seconds = content seconds + contentOffset for the content being loaded.

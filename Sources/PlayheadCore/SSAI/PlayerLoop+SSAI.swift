@@ -42,10 +42,12 @@ extension MediaPlayer {
         report.ssai?.avails = state.ssai.avails
     }
 
-    /// A frame was presented: content frames of the master kind drive the SSAI tracker.
+    /// A frame was presented: content frames of the master kind drive the SSAI tracker, in playlist time (the
+    /// avails' time; see ``PlaylistTimeMap``).
     func noteSSAI(_ item: PendingFrame) {
         guard configuration.ssai != nil, item.kind == masterKind, item.source == .content else { return }
-        postSSAI(state.ssai.presented(seconds: item.sourceSeconds, durationSeconds: item.durationSeconds).map { event in
+        let seconds = state.playlistTimes.playlistSeconds(forContent: item.sourceSeconds)
+        postSSAI(state.ssai.presented(seconds: seconds, durationSeconds: item.durationSeconds).map { event in
             var event = event
             event.framePTS = item.ptsSeconds
             event.frameMD5 = item.frame?.md5

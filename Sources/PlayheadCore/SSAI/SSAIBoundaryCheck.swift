@@ -57,27 +57,36 @@ extension AdBoundaryChecker {
             throw PlayheadError.unexpectedPlaylist(url: url, detail: "the content presented audio and no video: the SSAI check compares video frames")
         }
         let mediaURL = report.mediaPlaylistURL ?? url
-        let (frames, segments) = try await referenceRendition(mediaURL)
+        let (frames, segments, times) = try await referenceRendition(mediaURL)
         let starts = segments.map(\.startSeconds)
         let events = report.ssai?.events ?? []
         var verdicts: [SSAIBoundaryVerdict] = []
         for avail in report.ssai?.avails ?? [] {
             for ad in avail.ads {
                 let event = events.first { $0.name == "adStarted" && $0.availId == avail.id && $0.adId == ad.id }
-                verdicts.append(Self.ssaiVerdict(availId: avail.id, adId: ad.id, at: ad.startSeconds, event: event, frames: frames, segmentStarts: starts))
+                verdicts.append(Self.ssaiVerdict(availId: avail.id, adId: ad.id, at: ad.startSeconds, event: event, frames: frames, times: times,
+                                                 segmentStarts: starts))
             }
             if let end = avail.endSeconds {
                 let event = events.first { $0.name == "adCueTimelineEnd" && $0.availId == avail.id }
-                verdicts.append(Self.ssaiVerdict(availId: avail.id, adId: nil, at: end, event: event, frames: frames, segmentStarts: starts))
+                verdicts.append(Self.ssaiVerdict(availId: avail.id, adId: nil, at: end, event: event, frames: frames, times: times, segmentStarts: starts))
             }
         }
         return SSAIResult(boundaries: verdicts, report: report)
     }
 
+    /// `times` places the reference frames in playlist time, as the player places the frames it presents (where
+    /// EXTINFs undercount the media before a stitched ad, the ad's first frame is after the ad's listed time:
+    /// the first frame at or after that time was the content's, and an event there was called exact).
     static func ssaiVerdict(availId: String, adId: String?, at boundary: Double, event: SSAIEvent?, frames: [ReferenceFrame],
-                            segmentStarts: [Double]) -> SSAIBoundaryVerdict {
+                            times: PlaylistTimeMap, segmentStarts: [Double]) -> SSAIBoundaryVerdict {
         let slack = 1e-3
-        let expected = frames.first { $0.seconds >= boundary - slack }
+        let placed = frames.first { times.playlistSeconds(forContent: $0.seconds) >= boundary - slack }
+        let expected = placed.map { frame in
+            var frame = frame
+            frame.seconds = times.playlistSeconds(forContent: frame.seconds)
+            return frame
+        }
         let frameSeconds = frames.count > 1 ? max(1e-3, frames[1].seconds - frames[0].seconds) : 1.0 / 30
         var problems: [String] = []
         let what = adId.map { "ad \($0)" } ?? "the end of avail \(availId)"

@@ -169,8 +169,9 @@ public struct AdBoundaryChecker: Sendable {
         try await referenceRendition(mediaURL).frames
     }
 
-    /// ``referenceFrames(_:)`` with the rendition's segments as tracked (their places on its timeline).
-    func referenceRendition(_ mediaURL: String) async throws -> (frames: [ReferenceFrame], segments: [TrackedSegment]) {
+    /// ``referenceFrames(_:)`` with the rendition's segments as tracked (their places on its timeline), and
+    /// where each one's media lies (the player's ``PlaylistTimeMap`` of the same rendition).
+    func referenceRendition(_ mediaURL: String) async throws -> (frames: [ReferenceFrame], segments: [TrackedSegment], times: PlaylistTimeMap) {
         let response = try await client.get(mediaURL)
         // The multivariant playlist that led here is not at hand: an IMPORT keeps its reference (warned).
         guard case let .media(playlist) = try Playlist.parse(data: response.body, sources: VariableSources(playlistURL: mediaURL)).playlist else {
@@ -194,6 +195,7 @@ public struct AdBoundaryChecker: Sendable {
         // How far the segment before ran past its listed end: a run after a discontinuity is pinned as the player
         // pins it (TimestampAnchor.continuationStart), so the two timelines agree when EXTINFs undercount.
         var previousDrift: Double?
+        var times = PlaylistTimeMap()
         for tracked in segments {
             if let previous, tracked.discontinuitySequence != previous.discontinuitySequence {
                 decoder.finish { add($0, previous) }
@@ -208,6 +210,8 @@ public struct AdBoundaryChecker: Sendable {
                 let start = anchor.contentSeconds(forPTS: span.start, discontinuitySequence: tracked.discontinuitySequence,
                                                   segmentStartSeconds: pinAt)
                 previousDrift = start + (span.end - span.start) - tracked.endSeconds
+                times.record(.init(mediaSequence: tracked.mediaSequence, mediaStart: start, mediaEnd: start + (span.end - span.start),
+                                   listedStart: tracked.startSeconds, listedDuration: tracked.durationSeconds))
             } else {
                 previousDrift = nil
             }
@@ -216,7 +220,7 @@ public struct AdBoundaryChecker: Sendable {
         }
         if let previous { decoder.finish { add($0, previous) } }
         frames.sort { $0.seconds < $1.seconds }
-        return (frames, segments)
+        return (frames, segments, times)
     }
 
     static func verdict(_ record: AdBoundaryRecord, content: [ReferenceFrame], ad: [ReferenceFrame]) -> AdBoundaryVerdict {

@@ -1,0 +1,56 @@
+/// Maps the content time of presented media (true timestamps, anchored) back onto the playlist's own
+/// timeline (the EXTINF sums), segment by segment, for what is written in playlist time: server-side ad
+/// avails, from the playlist's markers or a tracking document.
+///
+/// The two timelines part where EXTINFs miscount the media. A run after an EXT-X-DISCONTINUITY goes on
+/// where the media before it really ended (``TimestampAnchor/continuationStart(listedStart:previousDrift:limit:)``),
+/// so when the content before a stitched ad is listed 0.1 s short, the ad's first frame is 0.1 s after the
+/// time the playlist gives the ad, and the content's last three frames lie past it. Compared on content
+/// time, the ad started three frames early, on content. Mapped here, each segment's media falls inside its
+/// own listed span: its first frame at its listed start, and media that runs past its EXTINF compressed
+/// into it. So a frame is inside an avail exactly when its segment is, and an avail that starts at a
+/// segment starts at that segment's first frame.
+struct PlaylistTimeMap: Sendable {
+    /// One buffered content segment: where its media lies in content time, and its listed span.
+    struct Span: Sendable, Equatable {
+        /// Its media sequence number.
+        var mediaSequence: Int
+        /// Content time of its first media (master kind).
+        var mediaStart: Double
+        /// Content time of the end of its media.
+        var mediaEnd: Double
+        /// Where the playlist starts it, seconds.
+        var listedStart: Double
+        /// Its EXTINF, seconds.
+        var listedDuration: Double
+    }
+
+    /// The segments recorded, in media sequence order (one each: a segment buffered again replaces it).
+    private(set) var spans: [Span] = []
+
+    /// Records a buffered content segment.
+    mutating func record(_ span: Span) {
+        var low = 0, high = spans.count
+        while low < high {
+            let mid = (low + high) / 2
+            if spans[mid].mediaSequence < span.mediaSequence { low = mid + 1 } else { high = mid }
+        }
+        if low < spans.count, spans[low].mediaSequence == span.mediaSequence { spans[low] = span } else { spans.insert(span, at: low) }
+    }
+
+    /// The playlist time of content time `seconds`: in the last segment recorded that starts at or before it,
+    /// its listed start plus the time since its media started, scaled down when the media outlasts its EXTINF.
+    /// Content time as it is before any segment, or when none was recorded.
+    func playlistSeconds(forContent seconds: Double) -> Double {
+        var low = 0, high = spans.count
+        while low < high {
+            let mid = (low + high) / 2
+            if spans[mid].mediaStart <= seconds + 1e-9 { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0 else { return seconds }
+        let span = spans[low - 1]
+        let length = span.mediaEnd - span.mediaStart
+        let scale = length > span.listedDuration && length > 0 ? span.listedDuration / length : 1
+        return span.listedStart + max(0, seconds - span.mediaStart) * scale
+    }
+}
