@@ -108,24 +108,26 @@ public struct AdBoundaryChecker: Sendable {
             // its audio frames were judged as pictures (every break NOT EXACT, with hashes "DIFFERENT").
             throw PlayheadError.unexpectedPlaylist(url: url, detail: "the content presented audio and no video: check-ads checks ad boundaries on video frames; play --ad-map reports this item's audio boundaries (adBoundaries)")
         }
-        var references: [String: [ReferenceFrame]] = [:]
-        func frames(_ url: String) async throws -> [ReferenceFrame] {
+        var references: [String: (frames: [ReferenceFrame], times: PlaylistTimeMap)] = [:]
+        func rendition(_ url: String) async throws -> (frames: [ReferenceFrame], times: PlaylistTimeMap) {
             if let known = references[url] { return known }
-            let decoded = try await referenceFrames(url)
-            references[url] = decoded
-            return decoded
+            let decoded = try await referenceRendition(url)
+            references[url] = (decoded.frames, decoded.times)
+            return (decoded.frames, decoded.times)
         }
         // Each content frame is checked against the rendition that played it (ABR may switch around a break).
         let renditions = report.bitrateSwitches.count > 1 ? try await renditionsBySegment(url) : [:]
-        func content(_ frame: BoundaryFrame?) async throws -> [ReferenceFrame] {
-            try await frames(frame?.segmentURL.flatMap { renditions[$0] } ?? report.mediaPlaylistURL ?? url)
+        func content(_ frame: BoundaryFrame?) async throws -> (frames: [ReferenceFrame], times: PlaylistTimeMap) {
+            try await rendition(frame?.segmentURL.flatMap { renditions[$0] } ?? report.mediaPlaylistURL ?? url)
         }
         var verdicts: [AdBoundaryVerdict] = []
         for record in report.adBoundaries {
             var ad: [ReferenceFrame] = []
-            if let first = record.adMediaURLs.first { ad = try await frames(first) }
-            var verdict = Self.verdict(record, before: try await content(record.lastContentBefore),
-                                       after: try await content(record.firstContentAfter), ad: ad)
+            if let first = record.adMediaURLs.first { ad = try await rendition(first).frames }
+            let before = try await content(record.lastContentBefore)
+            let cut = record.replacedContentSeconds > 0 ? record.cueContentSeconds
+                : Self.insertionCut(cue: record.cueContentSeconds, times: before.times)
+            var verdict = Self.verdict(record, cut: cut, before: before.frames, after: try await content(record.firstContentAfter).frames, ad: ad)
             if report.blackouts.contains(where: { "blackout:\($0.id)" == record.breakId }) { verdict.kind = "blackout" }
             if record.firstAdAudio == nil, report.framesPresented["audio", default: 0] > 0 {
                 // Audio played, none of it the ad's: the audio figures are empty for that reason.
@@ -224,18 +226,34 @@ public struct AdBoundaryChecker: Sendable {
     }
 
     static func verdict(_ record: AdBoundaryRecord, content: [ReferenceFrame], ad: [ReferenceFrame]) -> AdBoundaryVerdict {
-        verdict(record, before: content, after: content, ad: ad)
+        verdict(record, cut: record.cueContentSeconds, before: content, after: content, ad: ad)
     }
 
-    /// The verdict on one break, with the content frames before it checked against `before` (the rendition
-    /// that played them) and those after against `after`.
-    static func verdict(_ record: AdBoundaryRecord, before: [ReferenceFrame], after: [ReferenceFrame], ad: [ReferenceFrame]) -> AdBoundaryVerdict {
+    /// Where content must give way to an inserted break cued at `cue` (content seconds): the cue, or, when the
+    /// cue is a segment's listed start and the media of the segment before runs on past it by less than half a
+    /// second (EXTINF rounded or short), where that media ends: the content's frames up to there are shown
+    /// first, and the ad starts after the last of them (the player's rule, ``MediaPlayer/alignBreakToLoadedEnd(_:)``).
+    /// The check judged such a cue at the listed time, and called the player's boundary three frames late when
+    /// the content before the cue was listed 0.1 s short.
+    static func insertionCut(cue: Double, times: PlaylistTimeMap) -> Double {
+        guard let before = times.spans.first(where: { abs($0.listedStart + $0.listedDuration - cue) < 1e-3 }),
+              before.mediaEnd > cue + 1e-6, before.mediaEnd < cue + 0.5 else { return cue }
+        return before.mediaEnd
+    }
+
+    /// The verdict on one break whose content gives way at `cut` (content seconds, see ``insertionCut(cue:times:)``),
+    /// with the content frames before it checked against `before` (the rendition that played them) and those
+    /// after against `after`.
+    static func verdict(_ record: AdBoundaryRecord, cut: Double, before: [ReferenceFrame], after: [ReferenceFrame],
+                        ad: [ReferenceFrame]) -> AdBoundaryVerdict {
         let slack = 1e-4
         let step = before.count > 1 ? before[1].seconds - before[0].seconds : 0
         let frameSeconds = step > 1e-6 ? step : 1.0 / 30
-        let expectedBefore = before.last { $0.seconds < record.cueContentSeconds - slack }
-        let expectedAfter = after.first { $0.seconds >= record.resumeContentSeconds - slack }
-        let cueFrame = before.first { $0.seconds >= record.cueContentSeconds - slack }
+        let expectedBefore = before.last { $0.seconds < cut - slack }
+        // An inserted break resumes content where it cut it; a replacement after what it replaced.
+        let resume = record.replacedContentSeconds > 0 ? record.resumeContentSeconds : cut
+        let expectedAfter = after.first { $0.seconds >= resume - slack }
+        let cueFrame = before.first { $0.seconds >= cut - slack }
         var problems: [String] = []
         func ms(_ seconds: Double?) -> Double? { seconds.map { ($0 * 1000 * 1000).rounded() / 1000 } }
         func frameError(_ actual: Double?, _ expected: Double?) -> Int? {
@@ -269,7 +287,7 @@ public struct AdBoundaryChecker: Sendable {
             kind: record.replacedContentSeconds > 0 ? "replacement" : "insertion",
             expectedFirstAdPTS: ad.first?.pts, actualFirstAdPTS: record.firstAd?.ptsSeconds, firstAdFrameMatches: firstAdMatches,
             firstAdFrameIsKeyframe: record.firstAd?.isKeyframe, expectedBreakTimelineSeconds: expectedStart,
-            actualBreakTimelineSeconds: record.firstAd?.timelineSeconds, cueOnKeyframe: cueFrame.map { $0.isKeyframe && abs($0.seconds - record.cueContentSeconds) < slack },
+            actualBreakTimelineSeconds: record.firstAd?.timelineSeconds, cueOnKeyframe: cueFrame.map { $0.isKeyframe && abs($0.seconds - cut) < slack },
             lastContentBefore: record.lastContentBefore?.sourceSeconds, expectedLastContentBefore: expectedBefore?.seconds,
             lastContentBeforeMatches: beforeMatches, firstContentAfter: record.firstContentAfter?.sourceSeconds,
             expectedFirstContentAfter: expectedAfter?.seconds, firstContentAfterMatches: afterMatches,
