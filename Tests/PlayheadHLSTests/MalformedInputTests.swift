@@ -84,12 +84,38 @@ import Testing
     @Test func aRepeatedAttributeNameIsABadAttributeList() {
         #expect(throws: PlaylistParseError.badAttributeList(
             line: 2, column: 31, tag: "EXT-X-STREAM-INF",
-            reason: "second occurrence of an attribute name in attribute BANDWIDTH at column 13")) {
+            reason: "second occurrence of an attribute name in attribute BANDWIDTH")) {
             try Playlist.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,BANDWIDTH=2\nv.m3u8\n")
         }
         #expect(throws: AttributeListError(kind: .duplicateName, column: 15, attribute: "URI")) {
             try AttributeList.parse(#"URI="a", X=1, URI="b""#)
         }
+    }
+
+    /// One error, one column, counted from the line's start (the reason gave a second one, counted from the
+    /// attribute list's start); an empty attribute (two commas) and a bad resolution say what they are.
+    @Test func attributeListErrorsGiveOneColumnAndSayWhatIsWrong() {
+        #expect(throws: PlaylistParseError.badAttributeList(line: 2, column: 36, tag: "EXT-X-STREAM-INF", reason: "empty attribute (nothing between two commas)")) {
+            try Playlist.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000,,RESOLUTION=320x180\nv.m3u8\n")
+        }
+        #expect(throws: PlaylistParseError.badAttributeList(line: 2, column: 47, tag: "EXT-X-STREAM-INF",
+                                                            reason: "value is not a valid decimal-resolution in attribute RESOLUTION")) {
+            try Playlist.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000,RESOLUTION=320x180x7\nv.m3u8\n")
+        }
+        #expect(throws: PlaylistParseError.badNumber(line: 2, column: 29, tag: "EXT-X-STREAM-INF", text: "BANDWIDTH=5x")) {
+            try Playlist.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=5x\nv.m3u8\n")
+        }
+    }
+
+    /// A number written as a quoted string, and a value on a tag that takes none, are read and warned.
+    @Test func aQuotedNumberAndAValueOnAValuelessTagAreWarned() throws {
+        let quoted = try Playlist.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=\"500000\"\nv.m3u8\n")
+        guard case let .multivariant(playlist) = quoted.playlist else { Issue.record("not multivariant"); return }
+        #expect(playlist.variants.first?.bandwidth == 500_000)
+        #expect(quoted.warnings.map(\.code) == ["quoted-number"] && quoted.warnings.first?.line == 2, "\(quoted.warnings)")
+        let ended = try warnings("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST:foo\n", "unexpected-value")
+        #expect(ended.map(\.line) == [5] && ended.first?.message.contains("#EXT-X-ENDLIST takes no value") == true, "\(ended)")
+        #expect(try warnings("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n", "unexpected-value").isEmpty)
     }
 
     @Test func aSequenceTagAfterTheFirstSegmentIsWarned() throws {

@@ -32,7 +32,11 @@ public struct AttributeListError: Error, Sendable, Equatable, CustomStringConver
     }
 
     /// A sentence naming the problem, the attribute and the column.
-    public var description: String {
+    public var description: String { "\(problem) at column \(column)" }
+
+    /// The problem and the attribute, without the column (a caller that counts columns from the line's
+    /// start gives its own).
+    public var problem: String {
         let what: String = switch kind {
         case .unterminatedQuote: "unterminated quoted string"
         case .missingEquals: "attribute without '='"
@@ -41,7 +45,8 @@ public struct AttributeListError: Error, Sendable, Equatable, CustomStringConver
         case .duplicateName: "second occurrence of an attribute name"
         case .badValue(let expected): "value is not a valid \(expected)"
         }
-        return attribute.map { "\(what) in attribute \($0) at column \(column)" } ?? "\(what) at column \(column)"
+        guard let attribute, !attribute.isEmpty else { return kind == .missingEquals && attribute != nil ? "empty attribute (nothing between two commas)" : what }
+        return "\(what) in attribute \(attribute)"
     }
 }
 

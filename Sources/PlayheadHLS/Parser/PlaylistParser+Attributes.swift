@@ -10,14 +10,24 @@ extension PlaylistParser {
         }
     }
 
+    /// The parse error for `error`, at its column counted from the line's start (the reason says no second
+    /// column: it was counted from the attribute list's start, so one message gave two columns on two bases).
     func mapped(_ error: AttributeListError, _ tag: TagLine) -> PlaylistParseError {
         let column = tag.valueColumn + error.column - 1
-        if case .badValue = error.kind {
+        if case let .badValue(expected) = error.kind {
             let text = error.attribute.flatMap { (try? AttributeList.parse(tag.text))?.entry($0)?.text } ?? ""
-            return .badNumber(line: tag.line, column: column, tag: String(tag.name),
-                              text: "\(error.attribute ?? "")=\(text)")
+            if expected.hasPrefix("decimal-integer") || expected.hasSuffix("floating-point") {
+                return .badNumber(line: tag.line, column: column, tag: String(tag.name), text: "\(error.attribute ?? "")=\(text)")
+            }
         }
-        return .badAttributeList(line: tag.line, column: column, tag: String(tag.name), reason: error.description)
+        return .badAttributeList(line: tag.line, column: column, tag: String(tag.name), reason: error.problem)
+    }
+
+    /// Warns a number written as a quoted string (`BANDWIDTH="500000"`): RFC 8216bis 4.2 types it a
+    /// decimal-integer or a floating-point number, which is never quoted. It is still read.
+    mutating func warnQuoted(_ list: AttributeList, _ name: String, _ tag: TagLine, _ type: String) {
+        guard let e = list.entry(name), e.quoted else { return }
+        warn(tag.line, "quoted-number", "#\(tag.name) \(name)=\"\(e.text.prefix(40))\": a \(type) is written without quotes; read as \(e.text.prefix(40))")
     }
 
     /// A string attribute with variables substituted (quoted or not); a `URI` or `SERVER-URI` that is
@@ -41,9 +51,10 @@ extension PlaylistParser {
 
     /// A decimal-integer attribute; a negative one is a bad number, as decimal-integers are unsigned
     /// (RFC 8216bis 4.2).
-    func integer(_ list: AttributeList, _ name: String, _ tag: TagLine) throws(PlaylistParseError) -> Int? {
+    mutating func integer(_ list: AttributeList, _ name: String, _ tag: TagLine) throws(PlaylistParseError) -> Int? {
         let value: Int?
         do { value = try list.decimalInteger(name) } catch { throw mapped(error, tag) }
+        if value != nil { warnQuoted(list, name, tag, "decimal-integer") }
         if let value, value < 0, let e = list.entry(name) { throw negative(e, tag) }
         return value
     }
@@ -53,8 +64,11 @@ extension PlaylistParser {
         .badNumber(line: tag.line, column: tag.valueColumn + e.column - 1, tag: String(tag.name), text: "\(e.name)=\(e.text)")
     }
 
-    func float(_ list: AttributeList, _ name: String, _ tag: TagLine) throws(PlaylistParseError) -> Double? {
-        do { return try list.signedFloat(name) } catch { throw mapped(error, tag) }
+    mutating func float(_ list: AttributeList, _ name: String, _ tag: TagLine) throws(PlaylistParseError) -> Double? {
+        let value: Double?
+        do { value = try list.signedFloat(name) } catch { throw mapped(error, tag) }
+        if value != nil { warnQuoted(list, name, tag, "floating-point number") }
+        return value
     }
 
     func hex(_ list: AttributeList, _ name: String, _ tag: TagLine) throws(PlaylistParseError) -> [UInt8]? {

@@ -63,6 +63,7 @@ extension PlaylistParser {
             throw .badNumber(line: tag.line, column: tag.valueColumn + bandwidthEntry.column - 1,
                              tag: String(tag.name), text: "BANDWIDTH=\(bandwidthEntry.text)")
         }
+        warnQuoted(list, "BANDWIDTH", tag, "decimal-integer")
         var v = VariantStream(uri: uri, bandwidth: bandwidth)
         v.averageBandwidth = try integer(list, "AVERAGE-BANDWIDTH", tag)
         v.score = try float(list, "SCORE", tag)

@@ -112,6 +112,10 @@ struct PlaylistParser {
         return try finish(lastLine: lineNumber)
     }
 
+    /// The tags RFC 8216bis defines with no value (`#EXT-X-ENDLIST:foo` is warned, then read as the tag).
+    static let tagsWithoutValue: Set<String> = ["EXT-X-ENDLIST", "EXT-X-DISCONTINUITY", "EXT-X-GAP", "EXT-X-I-FRAMES-ONLY",
+                                                "EXT-X-INDEPENDENT-SEGMENTS"]
+
     mutating func handle(line raw: Substring, number: Int) throws(PlaylistParseError) {
         let line = trimmed(raw)
         guard let first = line.utf8.first else { return }
@@ -126,6 +130,9 @@ struct PlaylistParser {
         let value = colon.map { body[body.index(after: $0)...] }
         let lead = raw.utf8.distance(from: raw.utf8.startIndex, to: line.utf8.startIndex)
         let tag = TagLine(name: name, value: value, line: number, valueColumn: lead + name.utf8.count + 3)
+        if let value, Self.tagsWithoutValue.contains(String(name)) {
+            warn(number, "unexpected-value", "#\(name) takes no value; ':\(value.prefix(40))' is ignored")
+        }
         if try !handleMediaTag(tag), try !handleMultivariantTag(tag), try !handleCommonTag(tag) {
             checkCueTag(tag)
             let unknown = UnknownTag(name: String(name), value: value.map(String.init), line: number)
