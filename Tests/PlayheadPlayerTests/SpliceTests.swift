@@ -425,10 +425,13 @@ import Testing
         #expect(!AdBoundaryChecker.verdict(record, content: content, ad: ad).exact)
     }
 
-    /// A break cued at a segment's listed start where the segment before is listed 0.1 s short (EXTINF 1.9 for
-    /// 2 s of media, no discontinuity): the player shows that media's last three frames, then the ad; the check
-    /// agrees (it expected the cut at the listed 9.9 s and called the boundary three frames late: NOT EXACT).
-    @Test func aCueAfterContentListedShortCutsWhereThatContentEnds() async throws {
+    /// A break cued at a segment's listed start where the content before it is listed short (`short` s per
+    /// segment over the last `segments` of the five before the cue, no discontinuity): the player shows that
+    /// media's last frames, then the ad; the check agrees. It expected the cut at the listed time and called the
+    /// boundary three frames late (NOT EXACT, 0.1 s); past half a second of drift the player did not move the
+    /// break at all: the ad began under the content's last 0.6 s and left a hole as long after it.
+    @Test(arguments: [(segments: 1, short: 0.1), (segments: 5, short: 0.12)])
+    func aCueAfterContentListedShortCutsWhereThatContentEnds(segments: Int, short: Double) async throws {
         MediaLog.level = .quiet
         let origin = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         let server = try AdServer()
@@ -437,19 +440,23 @@ import Testing
         var lines = try String(contentsOfFile: PlayerFixtures.streams + "/cues/ts/vod.m3u8", encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (index, line) in lines.enumerated() where line.hasPrefix("seg") { lines[index] = origin.url("/cues/ts/" + line) }
-        let short = try #require(lines.firstIndex { $0.hasSuffix("/seg004.ts") })
-        lines[short - 1] = "#EXTINF:1.9,"
+        for segment in (5 - segments)..<5 {
+            let uri = try #require(lines.firstIndex { $0.hasSuffix("/seg00\(segment).ts") })
+            lines[uri - 1] = "#EXTINF:\(2 - short),"
+        }
+        let cue = 10 - Double(segments) * short
         server.register(lines.joined(separator: "\n"), at: "/short.m3u8", contentType: "application/vnd.apple.mpegurl")
-        let map = AdMap(breaks: [.init(time: 9.9, cueId: nil, ads: [.init(url: origin.url("/cues/ad/master.m3u8"), duration: 10, id: "a")])])
+        let map = AdMap(breaks: [.init(time: cue, cueId: nil, ads: [.init(url: origin.url("/cues/ad/master.m3u8"), duration: 10, id: "a")])])
         let result = try await AdBoundaryChecker(client: client).check(url: server.url("/short.m3u8"), adMap: map, live: false)
         let verdict = try #require(result.boundaries.first)
         #expect(result.boundaries.count == 1 && verdict.exact, "\(verdict.problems)")
         #expect(verdict.expectedLastContentBefore.map { abs($0 - (10 - 1.0 / 30)) < 1e-6 } == true, "\(verdict.expectedLastContentBefore ?? -1)")
         #expect(verdict.expectedFirstContentAfter.map { abs($0 - 10) < 1e-6 } == true && verdict.cueOnKeyframe == true)
-        // Only at a segment's listed start: a cue at 9.8 s, inside that segment, cuts at 9.8 s.
+        #expect(verdict.actualBreakTimelineSeconds.map { abs($0 - 10) < 1e-6 } == true, "\(verdict.actualBreakTimelineSeconds ?? -1)")
+        // Only at a segment's listed start: a cue 0.1 s before it, inside that segment, cuts there.
         let times = try await AdBoundaryChecker(client: client).referenceRendition(server.url("/short.m3u8")).times
-        #expect(AdBoundaryChecker.insertionCut(cue: 9.9, times: times) == 10)
-        #expect(AdBoundaryChecker.insertionCut(cue: 9.8, times: times) == 9.8)
+        #expect(abs(AdBoundaryChecker.insertionCut(cue: cue, times: times) - 10) < 1e-9)
+        #expect(AdBoundaryChecker.insertionCut(cue: cue - 0.1, times: times) == cue - 0.1)
     }
 }
 

@@ -230,14 +230,14 @@ public struct AdBoundaryChecker: Sendable {
     }
 
     /// Where content must give way to an inserted break cued at `cue` (content seconds): the cue, or, when the
-    /// cue is a segment's listed start and the media of the segment before runs on past it by less than half a
-    /// second (EXTINF rounded or short), where that media ends: the content's frames up to there are shown
-    /// first, and the ad starts after the last of them (the player's rule, ``MediaPlayer/alignBreakToLoadedEnd(_:)``).
-    /// The check judged such a cue at the listed time, and called the player's boundary three frames late when
-    /// the content before the cue was listed 0.1 s short.
+    /// cue is a segment's listed start and the media of the segment before runs on past it (EXTINF rounded or
+    /// short), where that media ends: the content's frames up to there are shown first, and the ad starts after
+    /// the last of them (the player's rule, ``MediaPlayer/alignBreakToLoadedEnd(_:)``). The check judged such a
+    /// cue at the listed time, and called the player's boundary three frames late when the content before the
+    /// cue was listed 0.1 s short.
     static func insertionCut(cue: Double, times: PlaylistTimeMap) -> Double {
         guard let before = times.spans.first(where: { abs($0.listedStart + $0.listedDuration - cue) < 1e-3 }),
-              before.mediaEnd > cue + 1e-6, before.mediaEnd < cue + 0.5 else { return cue }
+              before.mediaEnd > cue + 1e-6 else { return cue }
         return before.mediaEnd
     }
 

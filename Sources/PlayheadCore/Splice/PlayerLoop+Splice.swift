@@ -110,14 +110,15 @@ extension MediaPlayer {
         return frame
     }
 
-    /// An inserted break cued at a segment's listed start, where the media of the segment before runs a
-    /// little past it (EXTINF rounded: 4.0 for 4.004 s of 29.97 fps), moves to where that media ends (less
-    /// than half a second on): the ad then begins where the last content frame ends, as
-    /// ``alignBreakToFrame(cue:in:)`` does for a cue inside a segment.
+    /// An inserted break cued at a segment's listed start, where the media of the segment before runs past
+    /// it (EXTINF rounded: 4.0 for 4.004 s of 29.97 fps), moves to where that media ends, however far: the
+    /// ad then begins where the last content frame ends, as ``alignBreakToFrame(cue:in:)`` does for a cue
+    /// inside a segment. (Past half a second it stayed: the ad began under the content's last frames and left
+    /// a hole as long after it, and rounded EXTINFs drift that far in ten minutes of 29.97 fps.)
     func alignBreakToLoadedEnd(_ adBreak: AdBreak) -> AdBreak {
         guard adBreak.replacedContentSeconds == 0, let loadedEnd = state.loadedEnd, !state.breaksDone.contains(adBreak.id) else { return adBreak }
         let end = loadedEnd - state.contentOffset
-        guard end > adBreak.contentSeconds + 1e-6, end < adBreak.contentSeconds + 0.5 else { return adBreak }
+        guard end > adBreak.contentSeconds + 1e-6 else { return adBreak }
         moveBreak(adBreak, to: end)
         return state.timeline.breaks.first { $0.id == adBreak.id } ?? adBreak
     }
