@@ -16,9 +16,10 @@ struct CheckAds: AsyncParsableCommand {
         relative ad URLs are resolved against the item's URL. VOD inserts the ads (content resumes at the cue's \
         frame); --live plays the playlist as a growing live window, where ads replace content (content resumes \
         at cue + duration). For every break it reports the cue, the expected and actual first ad frame, the \
-        content frames on each side and their error in frames and milliseconds, and the audio gap or overlap. \
-        Exit status: 0 when every boundary is exact, 3 when one is not, 1 when playback or a reference decode \
-        failed or no break played, 2 on usage errors.
+        content frames on each side and their error in frames and milliseconds, and the audio gap or overlap, \
+        then what did not play: each ad map entry no break played for, and each ad failure. \
+        Exit status: 0 when every boundary is exact and nothing was missed, 3 when one is not exact or an entry \
+        or ad did not play, 1 when playback or a reference decode failed or no break played, 2 on usage errors.
         """
     )
 
@@ -109,13 +110,17 @@ struct CheckAds: AsyncParsableCommand {
         }
         if json {
             try Self.printJSON(["boundaries": AnyEncodable(result.boundaries), "records": AnyEncodable(result.report.adBoundaries),
-                                "allExact": AnyEncodable(result.allExact)])
+                                "missed": AnyEncodable(result.missed), "allExact": AnyEncodable(result.allExact)])
         } else {
             print(Self.table(result.boundaries))
+            if !result.boundaries.isEmpty, !result.missed.isEmpty {
+                print("did not play — NOT EXACT")
+                for line in result.missed { print("  \(line)") }
+            }
         }
         if result.boundaries.isEmpty {
             // Say why when the player said why: an ad that failed is not a cue that matched nothing.
-            let failures = result.report.notifications.filter { $0.name.hasPrefix("AD_") && $0.type != .info }
+            let failures = AdBoundaryChecker.adFailures(in: result.report)
             if adMap == nil {
                 let said = result.report.blackouts.isEmpty ? "no blackout tag was read (is --blackout-tag the playlist's tag?)"
                     : "the blackouts showed no alternate content" + (result.report.damage.first.map { ": \($0)" } ?? "")
@@ -124,10 +129,7 @@ struct CheckAds: AsyncParsableCommand {
                 printError("check-ads: no ad break was played (no cue matched the ad map?)")
             } else {
                 printError("check-ads: no ad break was played; the ads failed:")
-                for failure in failures.prefix(5) {
-                    let details = ["DESCRIPTION", "URL"].compactMap { failure.metadata[$0] }.joined(separator: " ")
-                    printError("  \(failure.name) (\(failure.code.code))\(details.isEmpty ? "" : ": \(details)")")
-                }
+                for failure in failures.prefix(5) { printError("  \(AdBoundaryChecker.describe(failure))") }
             }
             throw ExitCode(1)
         }

@@ -74,6 +74,25 @@ import Testing
         #expect(!outcome.stderr.contains("no cue matched"))
     }
 
+    /// One break exact, another whose ad is missing, a third whose cue id names no cue: not a pass (it was exit
+    /// 0, `allExact: true`, and neither was named). Exit 3, both said.
+    @Test func aBreakThatDidNotPlayBesideAnExactOneIsNotAPass() async throws {
+        let server = try LoopbackHTTPServer(root: CLI.streams)
+        defer { server.stop() }
+        let map = FileManager.default.temporaryDirectory.appendingPathComponent("partly-missing-\(UUID()).json")
+        try Data(#"{"breaks": [{"time": 10, "ads": [{"url": "../ad/master.m3u8", "duration": 10}]}, {"time": 20, "ads": [{"url": "../ad/gone.m3u8", "duration": 10}]}, {"cueId": "splice-99", "ads": [{"url": "../ad/master.m3u8", "duration": 10}]}]}"#.utf8).write(to: map)
+        defer { try? FileManager.default.removeItem(at: map) }
+        let outcome = await CLI.run(CLI.playhead, ["check-ads", server.url("/cues/ts/master.m3u8"), "--ad-map", map.path])
+        #expect(outcome.status == 3, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stdout.contains("— EXACT") && outcome.stdout.contains("did not play — NOT EXACT"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("ad map breaks[1] (time 20 s) did not play"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("ad map breaks[2] (cue \"splice-99\") did not play"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("AD_") && outcome.stdout.contains("gone.m3u8"), "\(outcome.stdout)")
+        let json = await CLI.run(CLI.playhead, ["check-ads", server.url("/cues/ts/master.m3u8"), "--ad-map", map.path, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(json.status == 3 && object?["allExact"] as? Bool == false && (object?["missed"] as? [String])?.count == 3, "\(json.stdout)")
+    }
+
     @Test func badAdMapIsExitTwoNamingTheField() async throws {
         let map = FileManager.default.temporaryDirectory.appendingPathComponent("bad-admap-\(UUID()).json")
         try Data(#"{"breaks": [{"time": 10, "ads": [{"duration": 10}]}]}"#.utf8).write(to: map)

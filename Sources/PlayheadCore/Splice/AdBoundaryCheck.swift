@@ -71,8 +71,44 @@ public struct AdBoundaryChecker: Sendable {
         public var boundaries: [AdBoundaryVerdict]
         /// The session's report.
         public var report: PlaybackReport
-        /// Whether every boundary is exact.
-        public var allExact: Bool { !boundaries.isEmpty && boundaries.allSatisfy(\.exact) }
+        /// What should have played and did not, a sentence each: an ad map entry no break played for (no cue
+        /// matched it, or its ads failed), and each ad failure the player notified (`AD_…` warnings and errors).
+        public var missed: [String] = []
+        /// Whether every boundary is exact and nothing was missed (one break that failed beside one that was
+        /// exact passed, saying nothing of the other).
+        public var allExact: Bool { !boundaries.isEmpty && boundaries.allSatisfy(\.exact) && missed.isEmpty }
+    }
+
+    /// What of `adMap` did not play in a session that reported `report`, and the ad failures it notified.
+    /// An entry played when a boundary record is its break: by its cue id, else by its server-map id
+    /// (`map-<index>`) or a cue within ``AdMap/timeToleranceSeconds`` of its time.
+    static func missed(_ adMap: AdMap?, report: PlaybackReport) -> [String] {
+        guard let adMap else { return [] }
+        let records = report.adBoundaries
+        var missed: [String] = []
+        for (index, entry) in adMap.breaks.enumerated() {
+            let played = records.contains { record in
+                if let cueId = entry.cueId { return record.breakId == cueId }
+                return record.breakId == "map-\(index)"
+                    || entry.time.map { abs($0 - record.cueContentSeconds) <= AdMap.timeToleranceSeconds } == true
+            }
+            if played { continue }
+            let which = entry.cueId.map { "cue \"\($0)\"" } ?? entry.time.map { String(format: "time %g s", $0) } ?? "no cue"
+            missed.append("ad map breaks[\(index)] (\(which)) did not play")
+        }
+        return missed + adFailures(in: report).map(describe)
+    }
+
+    /// The ad failures a session notified: its `AD_…` warnings and errors.
+    public static func adFailures(in report: PlaybackReport) -> [PlayerNotification] {
+        report.notifications.filter { $0.name.hasPrefix("AD_") && $0.type != .info }
+    }
+
+    /// One line for an ad failure: its name, code, description and URL (when the description does not hold it).
+    public static func describe(_ failure: PlayerNotification) -> String {
+        var details = failure.metadata["DESCRIPTION"] ?? ""
+        if let url = failure.metadata["URL"], !details.contains(url) { details += details.isEmpty ? url : " (\(url))" }
+        return "\(failure.name) (\(failure.code.code))\(details.isEmpty ? "" : ": \(details)")"
     }
 
     /// The HTTP client (reference decodes and the simulated network).
@@ -135,7 +171,7 @@ public struct AdBoundaryChecker: Sendable {
             }
             verdicts.append(verdict)
         }
-        return Result(boundaries: verdicts, report: report)
+        return Result(boundaries: verdicts, report: report, missed: Self.missed(adMap, report: report))
     }
 
     /// For an item with a multivariant playlist: each segment URL of each variant, to its media playlist.
