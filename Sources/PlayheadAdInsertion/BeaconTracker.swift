@@ -240,8 +240,8 @@ public final class BeaconTracker: Sendable {
             marks.append((quartile.share * info.durationSeconds, quartile.event, nil))
         }
         let progress = state.timeline.ad(for: info)?.progressTracking ?? []
-        for (index, tracking) in progress.enumerated() where reached(tracking.offsetSeconds) {
-            marks.append((tracking.offsetSeconds, "progress#\(index)", [tracking.url]))
+        for (index, tracking) in progress.enumerated() where reached(tracking.offsetSeconds(forDuration: info.durationSeconds)) {
+            marks.append((tracking.offsetSeconds(forDuration: info.durationSeconds), "progress#\(index)", [tracking.url]))
         }
         let ordered = marks.enumerated().sorted { ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset) }
         return ordered.flatMap { _, mark in

@@ -26,7 +26,9 @@ extension TimelineAd {
             skipOffsetSeconds: resolved.linear.skipOffsetSeconds,
             progressTracking: resolved.linear.trackingEvents.compactMap { tracking in
                 guard tracking.event == "progress", let offset = tracking.offset?.seconds(durationSeconds: duration) else { return nil }
-                return ProgressTracking(offsetSeconds: offset, url: tracking.url)
+                var share: Double?
+                if case let .percent(percent) = tracking.offset { share = percent / 100 }
+                return ProgressTracking(offsetSeconds: offset, share: share, url: tracking.url)
             })
     }
 

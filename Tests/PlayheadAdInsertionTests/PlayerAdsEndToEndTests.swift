@@ -116,6 +116,35 @@ import Testing
         #expect(session.beacons.filter { $0.event == "progress" }.count == 3)
     }
 
+    /// A creative declared 10.4 s whose media lasts 10 s, as a mid-roll and as a post-roll: its quartiles and its
+    /// `60%` progress URL fall at shares of the 10 s it plays, the same in both breaks (the mid-roll mixed both:
+    /// first quartile at 2.6 s, midpoint at 5 s, 60 % at 6.267 s; the post-roll, loaded before it began, 2.5 s).
+    @Test func quartilesAndPercentOffsetsAreSharesOfTheMediaInEveryBreak() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        func ad(_ id: String) -> AdDocuments.Ad {
+            var ad = AdDocuments.tracked(id: id, durationSeconds: 10.4, mediaURL: origin.url("/cues/ad/master.m3u8"), server: server)
+            ad.progress = [AdDocuments.ProgressURL(offset: "60%", url: server.beaconURL(event: "progress-60", adId: id))]
+            return ad
+        }
+        server.register(AdDocuments.vmap([
+            .init(timeOffset: "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([ad("mid1")]))),
+            .init(timeOffset: "end", breakId: "post", source: .vast(AdDocuments.vast([ad("post1")]))),
+        ]), at: "/vmap")
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30)
+        let session = await play("/cues/ts/master.m3u8", resolver: resolver, client: client, origin: origin)
+        #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
+        for id in ["mid1", "post1"] {
+            for (event, seconds) in [("firstQuartile", 2.5), ("midpoint", 5.0), ("progress-60", 6.0), ("thirdQuartile", 7.5), ("complete", 10.0)] {
+                let hit = try #require(server.beacons.first { $0.parameter("ad") == id && $0.event == event }, "\(id) \(event)")
+                let at = try #require(clockSeconds(hit.parameter("t")))
+                #expect(at >= seconds - 1e-3 && at < seconds + 1.0 / 30, "\(id) \(event) at \(at)")
+            }
+        }
+    }
+
     /// A pause 6.3 s into the mid-roll: the pause and resume beacons carry the paused frame's offset
     /// (the end of the frame at 6.267 s), not the last progress tick's 6 s.
     @Test func pauseAndResumeBeaconsCarryThePausedFramesOffset() async throws {

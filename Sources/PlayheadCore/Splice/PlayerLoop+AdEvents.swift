@@ -152,7 +152,7 @@ extension MediaPlayer {
         let second = Int((info.offsetSeconds + 1e-9).rounded(.down))
         let quartile = min(3, Int((info.offsetSeconds / info.durationSeconds * 4 + 1e-9).rounded(.down)))
         let tracking = state.timeline.breaks[info.breakIndex].ads[adIndex].progressTracking
-        let offsets = tracking.reduce(0) { $0 + ($1.offsetSeconds <= info.offsetSeconds + 1e-9 ? 1 : 0) }
+        let offsets = tracking.reduce(0) { $0 + ($1.offsetSeconds(forDuration: info.durationSeconds) <= info.offsetSeconds + 1e-9 ? 1 : 0) }
         let mark = state.adProgressMark
         guard second > mark.second || quartile > mark.quartile || offsets > mark.offsets else { return }
         state.adProgressMark = (max(second, mark.second), max(quartile, mark.quartile), max(offsets, mark.offsets))

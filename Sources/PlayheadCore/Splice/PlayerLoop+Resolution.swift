@@ -174,19 +174,22 @@ extension MediaPlayer {
         return (assets, kept)
     }
 
-    /// An ad whose media playlist lasts other than its declared duration (VAST `<Duration>`, an ad map's
-    /// `duration`) by more than half a second takes the media's: its quartiles and progress are fractions of
-    /// what plays (a 10 s creative declared 5 s had its midpoint at 2.5 s, a quarter of the way in). Said in
-    /// an `adDurationMismatch` event.
+    /// An ad takes its media playlist's duration in place of its declared one (VAST `<Duration>`, an ad map's
+    /// `duration`): its quartiles and progress are fractions of what plays (a 10 s creative declared 5 s had its
+    /// midpoint at 2.5 s, a quarter of the way in), and of the same duration in every break. Within half a second
+    /// the declared one was kept until the ad's last segment was in, so one play mixed both (declared 10.4 s for
+    /// 10 s: first quartile at 2.6 s, midpoint at 5 s), and a post-roll, loaded before it began, had other times.
+    /// More than half a second off is said in an `adDurationMismatch` event.
     private func takeMediaDuration(of asset: AdAsset, into ad: inout TimelineAd, breakId: String) {
         guard let first = asset.tracker.segments.first, let last = asset.tracker.segments.last else { return }
         let media = last.endSeconds - first.startSeconds
+        guard media > 0 else { return }
+        defer { ad.durationSeconds = media }
         guard abs(media - ad.durationSeconds) > 0.5 else { return }
         bus.post(.custom(name: "adDurationMismatch", payload: [
             "breakId": breakId, "adId": ad.id, "url": asset.mediaURL,
             "declaredSeconds": String(format: "%g", ad.durationSeconds), "mediaSeconds": String(format: "%g", media),
         ]))
-        ad.durationSeconds = media
     }
 
     /// Loads an ad's playlists (or takes those `prefetched` off the loop): from a multivariant one, the

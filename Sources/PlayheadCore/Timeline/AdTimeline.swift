@@ -1,14 +1,23 @@
 /// A VAST `progress` tracking URL and when it fires.
 public struct ProgressTracking: Sendable, Equatable, Codable {
-    /// Seconds into the ad (a percentage offset already resolved against the ad's duration).
+    /// Seconds into the ad (a percentage offset resolved against the ad's declared duration).
     public var offsetSeconds: Double
+    /// For a percentage offset, its share of the ad (0.6 for `60%`): it falls at that share of the duration
+    /// the ad plays with (its media's), as the quartiles do.
+    public var share: Double?
     /// The URL template (macros not expanded).
     public var url: String
 
     /// Creates one.
-    public init(offsetSeconds: Double, url: String) {
+    public init(offsetSeconds: Double, share: Double? = nil, url: String) {
         self.offsetSeconds = offsetSeconds
+        self.share = share
         self.url = url
+    }
+
+    /// Where it falls in an ad lasting `durationSeconds`: a percentage at its share of that, a time where it says.
+    public func offsetSeconds(forDuration durationSeconds: Double) -> Double {
+        share.map { $0 * durationSeconds } ?? offsetSeconds
     }
 }
 
