@@ -43,4 +43,25 @@ import Testing
         }
         #expect(Set(report.adBoundaries.map(\.breakId)).count == report.adBoundaries.count)
     }
+
+    /// `--start` inside the first content segment (2 s segments; 1.5 s and 0.5 s) plays no pre-roll: it played the
+    /// pre-roll from 1.5 s into the ad, then the content from 0. From 2.5 s (the next segment) it was already right.
+    @Test(arguments: [0.5, 1.5, 2.5])
+    func aStartInsideTheFirstSegmentPlaysNoPreroll(start: Double) async throws {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let url = server.url("/cues/ts/vod.m3u8")
+        let map = AdMap(breaks: [AdMap.Entry(time: 0, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 10, id: "pre")])])
+        let run = await PlayerFixtures.playVirtual(url) { configuration in
+            configuration.mode = .demux
+            configuration.startSeconds = start
+            configuration.ads = PlayerFixtures.ads(map, for: url)
+        }
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        #expect(run.report.adBoundaries.isEmpty, "\(run.report.adBoundaries.map(\.breakId))")
+        #expect(!run.eventLines.contains { $0.contains("adBreakStarted") })
+        // The content from the start on, and nothing else: 30 s at 30 fps, less the frames before the start.
+        #expect(run.report.framesPresented["video"] == 900 - Int((start * 30).rounded(.up)), "\(run.report.framesPresented)")
+    }
 }

@@ -53,6 +53,9 @@ struct LoopState {
     /// Where the playhead last jumped to (the start position, or a seek's landing): scheduled commands
     /// before it were jumped over, not reached, and wait until the playhead plays through them.
     var playedFrom = 0.0
+    /// The start position asked for (content seconds), until a seek: breaks before it are not played, even
+    /// those cued inside the segment it starts in.
+    var requestedStart: Double?
     var rate = 1.0
     /// Playback began (first frame presented).
     var started = false

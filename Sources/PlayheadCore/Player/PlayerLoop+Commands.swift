@@ -214,6 +214,7 @@ extension MediaPlayer {
         state.skipOthersBefore = target
         state.anchorPosition = target
         state.playedFrom = target
+        state.requestedStart = nil
         state.anchorTime = now
         state.clockRunning = false
         if state.status == .completed { setStatus(.playing, now: now); state.wantsPlay = true }

@@ -132,6 +132,7 @@ extension MediaPlayer {
             state.nextSequence = start.mediaSequence
             state.anchorPosition = start.seconds
             state.playedFrom = start.seconds
+            if startSeconds != nil { state.requestedStart = start.seconds }
             if start.seconds > 0 {
                 state.skipBefore = start.seconds
                 state.captionsFrom = start.seconds

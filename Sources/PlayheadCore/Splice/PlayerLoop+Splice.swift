@@ -56,9 +56,12 @@ extension MediaPlayer {
         guard let tracked = state.tracker?.segment(mediaSequence: sequence) else { return nil }
         let from = state.contentClipStart ?? tracked.startSeconds
         enterBlackoutJoinedInside(from: from, segmentEnd: tracked.endSeconds)
+        // Breaks before the start position are not played: a pre-roll with --start 2 played from 2 s into the
+        // ad, then the content from 0 (the start was inside the first segment, so the cue was not behind it).
+        let passed = max(from, state.requestedStart ?? -.infinity)
         for adBreak in state.timeline.breaks where !state.breaksDone.contains(adBreak.id)
-            && adBreak.contentSeconds < from - Self.spliceSlackSeconds && state.adAssets[adBreak.id]?.isEmpty == false {
-            // Its cue went by before its ads were ready (live): content plays on.
+            && adBreak.contentSeconds < passed - Self.spliceSlackSeconds && state.adAssets[adBreak.id]?.isEmpty == false {
+            // Its cue went by before its ads were ready (live), or before the start: content plays on.
             state.breaksDone.insert(adBreak.id)
         }
         var placement = Placement(source: .content, offset: state.contentOffset, clipStart: state.contentClipStart, clipEnd: nil)
