@@ -277,4 +277,25 @@ import Testing
                                                     segmentStarts: segments.map(\.startSeconds))
         #expect(!verdict.exact && verdict.expectedMD5 == adFirst, "\(verdict)")
     }
+
+    /// A cue out whose duration (4 s) is shorter than the ads stitched after it (6 s, then a second ad from 16 s):
+    /// the avail ends at 14 s as documented, on the first ad's frames, and the check says so (it called that end
+    /// exact: the frame there is the one FFmpeg decodes there, but it is no content).
+    @Test func anAvailEndingInsideTheStitchedAdIsNotExact() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        MediaLog.level = .quiet
+        var text = try String(contentsOfFile: TestRepository.streams + "/ssai/index.m3u8", encoding: .utf8)
+        text = text.replacingOccurrences(of: "#EXT-X-CUE-OUT:DURATION=10", with: "#EXT-X-CUE-OUT:DURATION=4")
+            .replacingOccurrences(of: "\n../", with: "\n" + origin.url("/"))
+        server.register(text, at: "/short-cue.m3u8", contentType: "application/vnd.apple.mpegurl")
+        let result = try await AdBoundaryChecker(client: client).checkSSAI(url: server.url("/short-cue.m3u8"), trackingURL: nil)
+        let end = try #require(result.boundaries.first { $0.kind == "availEnd" })
+        #expect(end.boundarySeconds == 14 && !end.exact && !result.allExact)
+        #expect(end.problems.contains { $0.contains("at no discontinuity") && $0.contains("next at 16.000 s") }, "\(end.problems)")
+        let starts = result.boundaries.filter { $0.kind == "adStart" }
+        #expect(!starts.isEmpty && starts.allSatisfy { $0.exact })
+    }
 }

@@ -150,6 +150,25 @@ import Testing
         #expect(avail.startSeconds == 2 && avail.durationSeconds == 3)
     }
 
+    /// A duration written rounded (10 for five 2.002 s segments) ends where the discontinuity after the stitched
+    /// ad is, with a cue in or without: it ended 10 ms inside the ad's last segment, and check-ads failed the
+    /// stream. Beyond half a second the duration stands.
+    @Test func aRoundedDurationEndsAtTheDiscontinuityItMeans() throws {
+        func text(duration: String, cueIn: Bool) -> String {
+            var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nc0.ts\n#EXT-X-CUE-OUT:DURATION=\(duration)\n#EXT-X-DISCONTINUITY\n"
+            for index in 0..<5 { text += "#EXTINF:2.002,\na\(index).ts\n" }
+            return text + (cueIn ? "#EXT-X-CUE-IN\n" : "") + "#EXT-X-DISCONTINUITY\n#EXTINF:2.0,\nc1.ts\n#EXT-X-ENDLIST\n"
+        }
+        for cueIn in [true, false] {
+            for duration in ["10", "10.3"] {
+                let avail = try #require(try avails(text(duration: duration, cueIn: cueIn)).first)
+                #expect(abs((avail.durationSeconds ?? 0) - 10.01) < 1e-9 && avail.ads.count == 1, "\(duration) \(cueIn): \(avail)")
+            }
+            let far = try #require(try avails(text(duration: "9", cueIn: cueIn)).first)
+            #expect(far.durationSeconds == 9, "\(far)")
+        }
+    }
+
     @Test func aLiveCueOutWithoutDurationRunsToWhatIsListed() throws {
         var text = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n"
         for index in 0..<6 {

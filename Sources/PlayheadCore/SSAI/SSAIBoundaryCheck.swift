@@ -69,7 +69,19 @@ extension AdBoundaryChecker {
             }
             if let end = avail.endSeconds {
                 let event = events.first { $0.name == "adCueTimelineEnd" && $0.availId == avail.id }
-                verdicts.append(Self.ssaiVerdict(availId: avail.id, adId: nil, at: end, event: event, frames: frames, times: times, segmentStarts: starts))
+                var verdict = Self.ssaiVerdict(availId: avail.id, adId: nil, at: end, event: event, frames: frames, times: times, segmentStarts: starts)
+                // Stitched at discontinuities, the content comes back at one: an avail whose duration ends between two
+                // of them ends on the ad's frames (the frame there is the right one, and was called exact).
+                let cuts = segments.filter(\.segment.discontinuity).map(\.startSeconds)
+                if verdict.onSegmentStart, verdict.expectedSeconds != nil, cuts.contains(where: { abs($0 - avail.startSeconds) < 1e-3 }),
+                   !cuts.contains(where: { abs($0 - end) < 1e-3 }) {
+                    let next = cuts.first { $0 > end + 1e-3 }
+                    verdict.problems.append(String(format: "the end of avail %@ at %.3f s is at no discontinuity, though its ads start at one: ", avail.id, end)
+                        + (next.map { String(format: "the stitched media goes on to the next at %.3f s (the cue's duration is shorter than what is stitched)", $0) }
+                           ?? "the stitched media goes on to the end of the playlist"))
+                    verdict.exact = false
+                }
+                verdicts.append(verdict)
             }
         }
         return SSAIResult(boundaries: verdicts, report: report)

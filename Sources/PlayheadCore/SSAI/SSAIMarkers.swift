@@ -5,19 +5,31 @@ import PlayheadHLS
 /// `#EXT-X-DATERANGE` with SCTE35-OUT) and closes at the matching cue in (`#EXT-X-CUE-IN`, SCTE35-IN) or
 /// after the cue's duration, whichever comes first. Its ads are the stretches between the
 /// discontinuities inside it (each stitched ad starts with one), named `<availId>-1`, `<availId>-2`, ….
-/// An avail with neither a duration nor a cue in yet runs to the end of what the playlist lists.
+/// An avail with neither a duration nor a cue in yet runs to the end of what the playlist lists. An end
+/// taken from a duration that lies within ``roundingSlackSeconds`` of a discontinuity (or of the cue in)
+/// is that one: durations are written rounded (10 for 10.01 s of 29.97 fps ad), and stitched media
+/// changes at a discontinuity.
 public enum SSAIMarkers {
+    /// How far a duration's end may be from the discontinuity it means: half a second.
+    public static let roundingSlackSeconds = 0.5
+
     /// The avails the segments and date ranges of a playlist hold, in content order.
     public static func avails(segments: [TrackedSegment], dateRanges: [DateRange]) -> [SSAIAvail] {
         let cues = AdCueDetector.standard.detect(segments: segments, dateRanges: dateRanges)
             .enumerated().sorted { ($0.element.contentSeconds, $0.offset) < ($1.element.contentSeconds, $1.offset) }.map(\.element)
         let listedEnd = segments.last.map(\.endSeconds) ?? 0
+        let discontinuities = segments.filter(\.segment.discontinuity).map(\.startSeconds)
         var result: [SSAIAvail] = []
         var open: PlacementOpportunity?
+        /// A duration's end, moved to the nearest of `boundaries` within the slack.
+        func snapped(_ end: Double, to boundaries: [Double]) -> Double {
+            guard let nearest = boundaries.min(by: { abs($0 - end) < abs($1 - end) }), abs(nearest - end) <= roundingSlackSeconds else { return end }
+            return nearest
+        }
         func close(at end: Double?) {
             guard let start = open else { return }
             open = nil
-            let stop = end ?? start.durationSeconds.map { start.contentSeconds + $0 }
+            let stop = end ?? start.durationSeconds.map { snapped(start.contentSeconds + $0, to: discontinuities) }
             guard stop.map({ $0 > start.contentSeconds + 1e-3 }) ?? true else { return }
             result.append(avail(start, endSeconds: stop, listedEnd: listedEnd, segments: segments))
         }
@@ -34,7 +46,8 @@ public enum SSAIMarkers {
             case .breakEnd:
                 // Whichever comes first: the cue in, or the end of the cue out's duration.
                 if let current = open, cue.contentSeconds > current.contentSeconds + 1e-3 {
-                    close(at: min(cue.contentSeconds, current.durationSeconds.map { current.contentSeconds + $0 } ?? .infinity))
+                    let planned = current.durationSeconds.map { snapped(current.contentSeconds + $0, to: discontinuities + [cue.contentSeconds]) }
+                    close(at: min(cue.contentSeconds, planned ?? .infinity))
                 }
             case .breakContinue, .signal, .serverMap:
                 // A continuation that carries the planned total gives an open avail its length.
