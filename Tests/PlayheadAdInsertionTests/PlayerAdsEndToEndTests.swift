@@ -145,6 +145,26 @@ import Testing
         }
     }
 
+    /// A VMAP break whose only ad's HLS playlist is a 404: the ad's error URL fires with 401 and the break's VMAP
+    /// error URL with 1004, as for a break whose ad the resolver could not take (only the ad's fired).
+    @Test func aBreakWhoseEveryAdFailsToLoadFiresItsVMAPErrorURLs() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        let ad = AdDocuments.tracked(id: "gone", durationSeconds: 10, mediaURL: origin.url("/nope/master.m3u8"), server: server)
+        let breakError = server.beaconURL(event: "breakError", adId: "mid") + "&code=[ERRORCODE]"
+        server.register(AdDocuments.vmap([.init(timeOffset: "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([ad])),
+                                                tracking: ["error": [breakError]])]), at: "/vmap")
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30)
+        let session = await play("/cues/ts/master.m3u8", resolver: resolver, client: client, origin: origin)
+        #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
+        #expect(session.report.adBoundaries.isEmpty)
+        let errors = server.beacons.filter { $0.event == "error" || $0.event == "breakError" }
+            .map { "\($0.event):\($0.parameter("ad") ?? "?"):\($0.parameter("code") ?? "?")" }
+        #expect(errors == ["error:gone:401", "breakError:mid:1004"], "\(errors)")
+    }
+
     /// A pause 6.3 s into the mid-roll: the pause and resume beacons carry the paused frame's offset
     /// (the end of the frame at 6.267 s), not the last progress tick's 6 s.
     @Test func pauseAndResumeBeaconsCarryThePausedFramesOffset() async throws {

@@ -137,13 +137,30 @@ extension MediaPlayer {
                 if placed { continue }
                 state.breakOrigins[adBreak.id] = opportunity.id
                 let (assets, ads) = await loadAdAssets(adBreak.ads, breakId: adBreak.id, prefetched: prefetched)
-                guard !assets.isEmpty else { continue }
+                guard !assets.isEmpty else {
+                    breakLeftWithoutAds(adBreak)
+                    continue
+                }
                 adBreak.ads = ads
                 state.adAssets[adBreak.id] = assets
                 state.timeline = state.timeline.withBreak(adBreak)
                 postTimelineChanged()
             }
         }
+    }
+
+    /// VMAP 1004 (a general error in the ad response: no ad left to play), as the resolver gives it for a break
+    /// none of whose ads it could take.
+    static let vmapNoAdLeftErrorCode = 1004
+
+    /// A break none of whose ads could be loaded never reaches the timeline: its VMAP `error` URLs fire with
+    /// 1004, as for a break the resolver could take no ad of (a break whose only ad playlist was a 404 fired the
+    /// ad's error URL alone, while one with an MP4-only ad fired the break's too).
+    private func breakLeftWithoutAds(_ adBreak: AdBreak) {
+        guard let errorURLs = adBreak.trackingEvents["error"], !errorURLs.isEmpty else { return }
+        bus.post(.notification(.adNotInserted(
+            description: "VMAP break \(adBreak.id) failed (VMAP error \(Self.vmapNoAdLeftErrorCode)): none of its \(adBreak.ads.count) ads could be played",
+            breakId: adBreak.id, vastErrorCode: Self.vmapNoAdLeftErrorCode, errorURLs: errorURLs)))
     }
 
     /// Adds the ads of `adBreak` at the end of `existing` (a break of the same answer at the same place),
