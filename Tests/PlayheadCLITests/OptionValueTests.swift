@@ -130,7 +130,8 @@ import Testing
             (#"{"breaks":[{"time":4,"ads":[{"url":"a.m3u8","duration":"ten"}]}]}"#, "breaks[0].ads[0].duration should be a number"),
             (#"{"breaks":[{"time":4,"ads":[{"duration":10}]}]}"#, "breaks[0].ads[0].url is missing"),
             (#"{"breaks":[{"ads":[{"url":"a.m3u8","duration":10}]}]}"#, "breaks[0] has neither a time nor a cueId"),
-            (#"{"breaks":[{"time":4,"#, "not valid JSON"),
+            (#"{"breaks":[{"time":4,"#, "not valid JSON: Unexpected end of file during JSON parse (line 1, column 22)"),
+            ("{\"breaks\": [\n  {\"time\": 4 \"ads\": []}\n]}", "not valid JSON: Invalid value around character 26 (line 2, column 14)"),
             (nil, "cannot read the ad map"),
         ]
         for (index, item) in cases.enumerated() {
