@@ -181,6 +181,8 @@ import Testing
         #expect(issues.contains { $0.contains("nomap3.vtt") && $0.contains("X-TIMESTAMP-MAP") }, "\(issues)")
         #expect(issues.contains { $0.contains("cue backwards") && $0.contains("dropped") }, "\(issues)")
         #expect(Set(issues).count == issues.count, "each problem once: \(issues)")
+        // One line for a file that failed, the final one (it was listed at its first failure and again at the last).
+        #expect(issues.filter { $0.contains("missing1.vtt") }.count == 1, "\(issues)")
         let shown = run.report.subtitles?.shown ?? []
         #expect(shown.map(\.cue.text) == ["Hello world", "Two lines,\nthe second", "unmapped"])
         #expect(shown.count == 3 && abs(shown[2].cue.startSeconds - (13 - 132_000.0 / 90_000)) < 1e-6, "\(shown.last.map { "\($0.cue)" } ?? "")")

@@ -176,7 +176,9 @@ extension MediaPlayer {
             // Said at the first failure (a session may end before the retries are spent), once.
             noteSubtitleIssue("\(error)")
             if attempt > configuration.fetchRetries {
-                noteSubtitleIssue("\(error) (the file's cues are left out)")
+                // The same failure, now final: its first line becomes this one (each file was listed twice).
+                let final = "\(error) (the file's cues are left out)"
+                if let first = report.subtitles?.issues.lastIndex(of: "\(error)") { report.subtitles?.issues[first] = final } else { noteSubtitleIssue(final) }
                 track.retry = nil
                 markSubtitleFileDone(&track, mediaSequence: mediaSequence)
             } else {
