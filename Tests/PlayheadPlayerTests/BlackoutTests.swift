@@ -260,6 +260,19 @@ struct TextPlaylistNetwork: PlayerNetwork {
         #expect(abs((boundary.lastContentBefore?.sourceSeconds ?? 0) - 59.0 / 30) < 1e-6)
     }
 
+    /// A seek back out of a blackout, which then plays again to its end tag: the report keeps the first return
+    /// (the seek's), beside the first start (it kept the last, so the pair named no single stretch).
+    @Test func theReportKeepsTheFirstReturnFromABlackoutLeftByASeek() async throws {
+        let played = try await play(live: false, scheduled: [ScheduledCommand(atPositionSeconds: 10, action: .seek(toSeconds: 2))])
+        let report = played.report
+        #expect(report.finalStatus == .completed, "\(report.error ?? "")")
+        #expect(played.custom("blackoutEnded").map { $0["reason"] } == ["seek", "endTag"])
+        let started = try #require(report.blackouts.first?.startedAtSessionSeconds)
+        let ended = try #require(report.blackouts.first?.endedAtSessionSeconds)
+        let seekAt = try #require(report.seeks.first?.requestedAt)
+        #expect(ended > started && ended >= seekAt && ended < seekAt + 1, "started \(started), ended \(ended), seek \(seekAt)")
+    }
+
     @Test func aSessionEndingInsideABlackoutDoesNotEndIt() async throws {
         let played = try await play(duration: 14)
         try #require(played.report.blackouts.count == 1)

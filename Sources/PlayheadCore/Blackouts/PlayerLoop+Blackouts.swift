@@ -303,11 +303,12 @@ extension MediaPlayer {
     }
 
     /// Presentation leaves a blackout for the main content: at its end tag (`bySeek` false), or by a seek
-    /// out of it (true: only the event says so; the report's end stays that of the end tag's frame).
+    /// out of it (true). The report keeps the first return either way, as it keeps the first start (a seek out
+    /// was left out, so after a seek back the pair named the first start and the last return).
     func blackoutEnded(_ breakId: String, now: Double, bySeek: Bool = false) {
         guard let index = state.blackoutIndex[breakId] else { return }
         let record = report.blackouts[index]
-        if !bySeek, record.endedAtSessionSeconds == nil { report.blackouts[index].endedAtSessionSeconds = now }
+        if record.endedAtSessionSeconds == nil { report.blackouts[index].endedAtSessionSeconds = now }
         bus.post(.custom(name: "blackoutEnded", payload: [
             "id": record.id, "endSeconds": record.endSeconds.map { String(format: "%g", $0) } ?? "",
             "loops": String(record.alternateLoops), "reason": bySeek ? "seek" : "endTag",
