@@ -176,6 +176,9 @@ public final class HeartbeatTracker: Sendable {
         return answered
     }
 
+    /// The base of the URLs recorded in quiet mode without a tracking server (`.invalid`, RFC 2606: no host).
+    public static let quietBase = "http://heartbeat.invalid"
+
     /// How long the end of a session waits for the tracking server's next answer, wall-clock seconds.
     public static let endGraceSeconds = 2.0
 
@@ -184,8 +187,10 @@ public final class HeartbeatTracker: Sendable {
         let lines: [String] = state.withLock { state in
             let decided = decide(&state)
             for call in decided.calls {
-                let url = base.map { HeartbeatURL.url(base: $0, parameters: call.parameters) }
-                let send = !settings.quiet && url != nil
+                // Quiet without a server still records each call's URL, on a base that names no host (its query
+                // is what a run checks; it was left out, so a quiet run's parameters could not be read).
+                let url = (base ?? (settings.quiet ? Self.quietBase : nil)).map { HeartbeatURL.url(base: $0, parameters: call.parameters) }
+                let send = !settings.quiet && base != nil
                 state.records.append(HeartbeatRecord(call: call.method, type: call.type, sessionSeconds: call.sessionSeconds,
                                                      playheadSeconds: call.playheadSeconds, assetType: call.assetType,
                                                      url: url, sent: send))

@@ -271,6 +271,20 @@ import Testing
         #expect(lines.lines.filter { $0.contains("#track") }.count == 4)
         #expect(tracker.report().quiet && tracker.report().startupTimeSeconds == 0.75)
     }
+
+    /// Quiet mode without a tracking server records each call's URL too, on a base naming no host (it recorded
+    /// none, so a quiet run's parameters could not be checked).
+    @Test func quietModeWithoutAServerRecordsTheURLs() async throws {
+        let tracker = HeartbeatTracker(settings: HeartbeatSettings(trackingServer: nil, quiet: true), client: nil)
+        for (index, (time, kind)) in (Self.start + Self.ticks(2, 12)).enumerated() {
+            tracker.consume(PlayerEvent(sequence: index + 1, playerTime: time, kind: kind))
+        }
+        tracker.unload(at: 12)
+        await tracker.flush()
+        #expect(tracker.records.count == 5 && tracker.records.allSatisfy { !$0.sent })
+        #expect(tracker.records.allSatisfy { $0.url?.hasPrefix(HeartbeatTracker.quietBase + "/?") == true }, "\(tracker.records.map(\.url))")
+        #expect(tracker.records.first?.url?.contains("s:event:type=load") == true, "\(tracker.records.first?.url ?? "")")
+    }
 }
 
 /// The tracker's wait for the tracking server at a session's end: wall-clock behaviour, run on its own
