@@ -257,8 +257,14 @@ public struct HeartbeatSession: Sendable {
     private mutating func advance(to now: Double, info: HeartbeatPlayerInfo) {
         guard phase == .playing, ad == nil, now > virtualAt else { return }
         let position = virtualSeconds + (now - virtualAt) * info.rate
-        // A blackout is main content for heartbeats: its alternate replaces the content second for second.
-        if let content = mainSeconds(atVirtual: position) { contentSeconds = content }
+        // A blackout is main content for heartbeats: its alternate replaces the content second for second. A
+        // position past the start of a client-side break (its first event not in yet) is the content where the
+        // break sits: a heartbeat due as a break started at 14 s said 13.419, the position of the event before.
+        if let content = mainSeconds(atVirtual: position) {
+            contentSeconds = content
+        } else if case let .ad(breakIndex, _, _) = timeline.position(atVirtual: position) {
+            contentSeconds = max(contentSeconds, mainSeconds(stream: timeline.breaks[breakIndex].contentSeconds))
+        }
     }
 
     /// Keeps the extrapolated position as known at `now` (the clock stops: a pause, a stall).
@@ -293,7 +299,12 @@ public struct HeartbeatSession: Sendable {
     /// blackout counted as content, and server-side ads (stitched into the stream) left out too.
     private func mainSeconds(atVirtual seconds: Double) -> Double? {
         guard let stream = timeline.contentSecondsCountingBlackouts(atVirtual: seconds) else { return nil }
-        return stream - ssaiAvails.values.reduce(0) { $0 + min(max(0, stream - $1.start), $1.duration) }
+        return mainSeconds(stream: stream)
+    }
+
+    /// The main content's playhead at stream content time `stream`: server-side ads stitched before it left out.
+    private func mainSeconds(stream: Double) -> Double {
+        stream - ssaiAvails.values.reduce(0) { $0 + min(max(0, stream - $1.start), $1.duration) }
     }
 
     /// The playback-timeline position where main content time `main` plays (before any avail that starts there).

@@ -19,7 +19,7 @@ import Testing
 
     /// Plays `url` in demux mode with a heartbeat tracker attached (as `playhead play` wires it).
     func play(_ url: String, collector: AdServer, client: HTTPClient, link: SimulatedLink, ads: AdMap? = nil,
-              scheduled: [ScheduledCommand] = [], quiet: Bool = false, ssai: Bool = false) async -> Session {
+              scheduled: [ScheduledCommand] = [], quiet: Bool = false, ssai: Bool = false, interval: Double? = nil) async -> Session {
         MediaLog.level = .quiet
         var configuration = PlayerConfiguration()
         configuration.mode = .demux
@@ -32,8 +32,9 @@ import Testing
         let player = MediaPlayer(url: url, configuration: configuration, driver: VirtualTimeDriver(),
                                  network: SimulatedNetwork(client: client, link: link), scheduled: scheduled)
         let lines = LockedLines()
-        let tracker = HeartbeatTracker(settings: HeartbeatSettings(trackingServer: collector.heartbeatServerURL, quiet: quiet, videoId: "cues"),
-                                       client: client, debugLog: { lines.append($0) })
+        var settings = HeartbeatSettings(trackingServer: collector.heartbeatServerURL, quiet: quiet, videoId: "cues")
+        if let interval { settings.intervalSeconds = interval }
+        let tracker = HeartbeatTracker(settings: settings, client: client, debugLog: { lines.append($0) })
         let subscription = tracker.attach(to: player)
         let report = await player.run(maxSessionSeconds: 300)
         subscription.cancel()
@@ -54,6 +55,23 @@ import Testing
 
             """, at: "/two.m3u8", contentType: "application/vnd.apple.mpegurl")
         return server.url("/two.m3u8")
+    }
+
+    /// A heartbeat due the moment a mid-roll starts (every 7 s from the first play; the break at 14 s) carries
+    /// the content playhead where the break sits, 14 s: it said 13.4, the position at the event before.
+    @Test func aHeartbeatDueAsABreakStartsCarriesTheBreaksPlace() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        let ads = try AdMap.parse(Data(#"{"breaks": [{"time": 14, "ads": [{"url": "\#(origin.url("/cues/ad/master.m3u8"))", "duration": 10, "id": "ad1"}]}]}"#.utf8))
+        let session = await play(origin.url("/cues/ts/vod.m3u8"), collector: server, client: client,
+                                 link: SimulatedLink(trace: BandwidthTrace.constant(megabitsPerSecond: 50)), ads: ads, interval: 7)
+        #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
+        let adStart = try #require(session.records.first { $0.call == "trackAdStart" })
+        let atBreak = try #require(session.records.first { $0.call == "heartbeat" && abs($0.sessionSeconds - adStart.sessionSeconds) < 1e-6 },
+                                   "\(session.records.map { "\($0.call)@\($0.sessionSeconds)" })")
+        #expect(atBreak.assetType == "main" && abs(atBreak.playheadSeconds - 14) < 1e-6, "\(atBreak.playheadSeconds)")
     }
 
     @Test func callOrderOfAPlayWithPauseSeekRebufferAdBitrateChangeAndCompletion() async throws {
