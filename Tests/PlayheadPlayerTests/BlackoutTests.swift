@@ -312,6 +312,10 @@ struct TextPlaylistNetwork: PlayerNetwork {
         try #require(report.blackouts.count == 1)
         #expect(report.blackouts[0].startedAtSessionSeconds == nil && report.blackouts[0].alternateLoops == 0)
         #expect(played.hashes.count == 900)
+        // The blackout says it was not honoured, as when the alternate's segments fail (it said nothing).
+        let failed = played.custom("blackoutAlternateFailed")
+        #expect(failed.count == 1 && failed.first?["id"] == report.blackouts[0].id && failed.first?["description"]?.contains("missing.m3u8") == true,
+                "\(failed)")
     }
 
     @Test func aReloadFailingDuringTheBlackoutIsABackgroundErrorAndTheEndStillComes() async throws {

@@ -101,7 +101,14 @@ extension MediaPlayer {
         bus.post(.custom(name: "blackoutDetected", payload: [
             "id": id, "startSeconds": String(format: "%g", tracked.startSeconds), "mediaSequence": String(tracked.mediaSequence),
         ]))
-        // Without alternate content (said at load) the blackout is only recorded: the main content plays on.
+        // Without alternate content (said at load, as damage) the blackout is only recorded: the main content plays
+        // on, and the blackout says so as a play of the alternate that gave no media does (it said nothing).
+        if state.alternate == nil, let failure = state.alternateFailure {
+            bus.post(.custom(name: "blackoutAlternateFailed", payload: [
+                "id": id, "contentSeconds": String(format: "%g", tracked.startSeconds),
+                "description": "blackout \(id): \(failure); the main content plays on",
+            ]))
+        }
         guard state.alternate != nil, let asset = makeAlternateAsset(breakId: breakId, loop: 0) else { return }
         // Watched from the start: the ad policy neither plays it again after a seek over it nor holds a seek for it.
         let adBreak = AdBreak(id: breakId, contentSeconds: tracked.startSeconds, ads: [asset.ad],
