@@ -241,12 +241,9 @@ import Testing
         #expect(late.boundaries.filter(\.exact).count == 2, "a1's start and the avail's end are right")
     }
 
-    /// EXTINFs that undercount the media before each discontinuity (content listed 1.9 s for 2 s, the second ad's
-    /// last segment 1.95 s): each run goes on where the media before it ended, 0.1 s and 0.15 s after the
-    /// playlist's times. The ads' events still come at the ads' first frames, and the check judges them there (the
-    /// events came on the content's last three frames, and the check called that exact: it took the first frame at
-    /// or after the listed time, which was the content's).
-    @Test func stitchedAdsListedShortStartOnTheirOwnFirstFrames() async throws {
+    /// Runs `body` with a checker and the URL of the stitched stream (`ssai/index.m3u8`, its media at absolute
+    /// URLs) as `edit` rewrote its lines.
+    func withStitched<T>(_ edit: (inout [String]) throws -> Void, _ body: (AdBoundaryChecker, String) async throws -> T) async throws -> T {
         let origin = try LoopbackHTTPServer(root: TestRepository.streams)
         let server = try AdServer()
         let client = HTTPClient()
@@ -255,47 +252,56 @@ import Testing
         var lines = try String(contentsOfFile: TestRepository.streams + "/ssai/index.m3u8", encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (index, line) in lines.enumerated() where line.hasPrefix("../") { lines[index] = origin.url("/" + line.dropFirst(3)) }
-        let content4 = try #require(lines.firstIndex { $0.hasSuffix("/cues/ts/seg004.ts") })
-        lines[content4 - 1] = "#EXTINF:1.9,"
-        let cueIn = try #require(lines.firstIndex(of: "#EXT-X-CUE-IN"))
-        lines[cueIn - 2] = "#EXTINF:1.95,"
-        server.register(lines.joined(separator: "\n"), at: "/short.m3u8", contentType: "application/vnd.apple.mpegurl")
-        let result = try await AdBoundaryChecker(client: client).checkSSAI(url: server.url("/short.m3u8"), trackingURL: nil)
-        #expect(zip(result.boundaries.map(\.boundarySeconds), [9.9, 15.9, 19.85]).allSatisfy { abs($0 - $1) < 1e-9 } && result.boundaries.count == 3)
-        #expect(result.allExact, "\(result.boundaries.flatMap(\.problems))")
+        try edit(&lines)
+        server.register(lines.joined(separator: "\n"), at: "/edited.m3u8", contentType: "application/vnd.apple.mpegurl")
+        return try await body(AdBoundaryChecker(client: client), server.url("/edited.m3u8"))
+    }
+
+    /// EXTINFs that undercount the media before each discontinuity (content listed 1.9 s for 2 s, the second ad's
+    /// last segment 1.95 s): each run goes on where the media before it ended, 0.1 s and 0.15 s after the
+    /// playlist's times. The ads' events still come at the ads' first frames, and the check judges them there (the
+    /// events came on the content's last three frames, and the check called that exact: it took the first frame at
+    /// or after the listed time, which was the content's).
+    @Test func stitchedAdsListedShortStartOnTheirOwnFirstFrames() async throws {
         let adFirst = try #require(await ChildProcess.ffmpegHashes(TestRepository.streams + "/cues/ad/v1/seg000.ts").first)
         let contentAfter = try #require(await ChildProcess.ffmpegHashes(TestRepository.streams + "/cues/ts/seg005.ts").first)
-        #expect(result.boundaries.map(\.expectedMD5) == [adFirst, adFirst, contentAfter])
-        #expect(result.boundaries.map(\.actualMD5) == [adFirst, adFirst, contentAfter])
-        // A check that compares the ad's time with the frames' own times is fooled: the event on the content's
-        // last frame would be called exact. Against the segments' listed spans it is not.
-        let (frames, segments, times) = try await AdBoundaryChecker(client: client).referenceRendition(server.url("/short.m3u8"))
-        let onContent = try #require(frames.last { $0.seconds < 10 - 1e-3 })
-        var early = SSAIEvent(name: "adStarted", availId: "x", adId: "x-1", adsInAvail: 2, contentSeconds: 9.9)
-        early.frameMD5 = onContent.md5
-        let verdict = AdBoundaryChecker.ssaiVerdict(availId: "x", adId: "x-1", at: 9.9, event: early, frames: frames, times: times,
-                                                    segmentStarts: segments.map(\.startSeconds))
-        #expect(!verdict.exact && verdict.expectedMD5 == adFirst, "\(verdict)")
+        try await withStitched({ lines in
+            let content4 = try #require(lines.firstIndex { $0.hasSuffix("/cues/ts/seg004.ts") })
+            lines[content4 - 1] = "#EXTINF:1.9,"
+            let cueIn = try #require(lines.firstIndex(of: "#EXT-X-CUE-IN"))
+            lines[cueIn - 2] = "#EXTINF:1.95,"
+        }) { checker, url in
+            let result = try await checker.checkSSAI(url: url, trackingURL: nil)
+            #expect(zip(result.boundaries.map(\.boundarySeconds), [9.9, 15.9, 19.85]).allSatisfy { abs($0 - $1) < 1e-9 } && result.boundaries.count == 3)
+            #expect(result.allExact, "\(result.boundaries.flatMap(\.problems))")
+            #expect(result.boundaries.map(\.expectedMD5) == [adFirst, adFirst, contentAfter])
+            #expect(result.boundaries.map(\.actualMD5) == [adFirst, adFirst, contentAfter])
+            // A check that compares the ad's time with the frames' own times is fooled: the event on the content's
+            // last frame would be called exact. Against the segments' listed spans it is not.
+            let (frames, segments, times) = try await checker.referenceRendition(url)
+            let onContent = try #require(frames.last { $0.seconds < 10 - 1e-3 })
+            var early = SSAIEvent(name: "adStarted", availId: "x", adId: "x-1", adsInAvail: 2, contentSeconds: 9.9)
+            early.frameMD5 = onContent.md5
+            let verdict = AdBoundaryChecker.ssaiVerdict(availId: "x", adId: "x-1", at: 9.9, event: early, frames: frames, times: times,
+                                                        segmentStarts: segments.map(\.startSeconds))
+            #expect(!verdict.exact && verdict.expectedMD5 == adFirst, "\(verdict)")
+        }
     }
 
     /// A cue out whose duration (4 s) is shorter than the ads stitched after it (6 s, then a second ad from 16 s):
     /// the avail ends at 14 s as documented, on the first ad's frames, and the check says so (it called that end
     /// exact: the frame there is the one FFmpeg decodes there, but it is no content).
     @Test func anAvailEndingInsideTheStitchedAdIsNotExact() async throws {
-        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
-        let server = try AdServer()
-        let client = HTTPClient()
-        defer { client.shutdown(); server.stop(); origin.stop() }
-        MediaLog.level = .quiet
-        var text = try String(contentsOfFile: TestRepository.streams + "/ssai/index.m3u8", encoding: .utf8)
-        text = text.replacingOccurrences(of: "#EXT-X-CUE-OUT:DURATION=10", with: "#EXT-X-CUE-OUT:DURATION=4")
-            .replacingOccurrences(of: "\n../", with: "\n" + origin.url("/"))
-        server.register(text, at: "/short-cue.m3u8", contentType: "application/vnd.apple.mpegurl")
-        let result = try await AdBoundaryChecker(client: client).checkSSAI(url: server.url("/short-cue.m3u8"), trackingURL: nil)
-        let end = try #require(result.boundaries.first { $0.kind == "availEnd" })
-        #expect(end.boundarySeconds == 14 && !end.exact && !result.allExact)
-        #expect(end.problems.contains { $0.contains("at no discontinuity") && $0.contains("next at 16.000 s") }, "\(end.problems)")
-        let starts = result.boundaries.filter { $0.kind == "adStart" }
-        #expect(!starts.isEmpty && starts.allSatisfy { $0.exact })
+        try await withStitched({ lines in
+            let cueOut = try #require(lines.firstIndex(of: "#EXT-X-CUE-OUT:DURATION=10"))
+            lines[cueOut] = "#EXT-X-CUE-OUT:DURATION=4"
+        }) { checker, url in
+            let result = try await checker.checkSSAI(url: url, trackingURL: nil)
+            let end = try #require(result.boundaries.first { $0.kind == "availEnd" })
+            #expect(end.boundarySeconds == 14 && !end.exact && !result.allExact)
+            #expect(end.problems.contains { $0.contains("at no discontinuity") && $0.contains("next at 16.000 s") }, "\(end.problems)")
+            let starts = result.boundaries.filter { $0.kind == "adStart" }
+            #expect(!starts.isEmpty && starts.allSatisfy { $0.exact })
+        }
     }
 }
