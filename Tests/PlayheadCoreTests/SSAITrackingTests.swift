@@ -166,6 +166,9 @@ import Testing
             }
             let far = try #require(try avails(text(duration: "9", cueIn: cueIn)).first)
             #expect(far.durationSeconds == 9, "\(far)")
+            // Not to the discontinuity the avail starts at: a short duration stands (the avail vanished).
+            let short = try avails(text(duration: "0.3", cueIn: cueIn))
+            #expect(short.first.map { abs(($0.durationSeconds ?? 0) - 0.3) < 1e-9 } == true, "\(short)")
         }
     }
 

@@ -21,15 +21,17 @@ public enum SSAIMarkers {
         let discontinuities = segments.filter(\.segment.discontinuity).map(\.startSeconds)
         var result: [SSAIAvail] = []
         var open: PlacementOpportunity?
-        /// A duration's end, moved to the nearest of `boundaries` within the slack.
-        func snapped(_ end: Double, to boundaries: [Double]) -> Double {
-            guard let nearest = boundaries.min(by: { abs($0 - end) < abs($1 - end) }), abs(nearest - end) <= roundingSlackSeconds else { return end }
+        /// A duration's end, moved to the nearest of `boundaries` after the avail's start within the slack (the
+        /// discontinuity the avail starts at is none: a 0.3 s duration snapped to it, and the avail vanished).
+        func snapped(_ end: Double, after start: Double, to boundaries: [Double]) -> Double {
+            guard let nearest = boundaries.filter({ $0 > start + 1e-3 }).min(by: { abs($0 - end) < abs($1 - end) }),
+                  abs(nearest - end) <= roundingSlackSeconds else { return end }
             return nearest
         }
         func close(at end: Double?) {
             guard let start = open else { return }
             open = nil
-            let stop = end ?? start.durationSeconds.map { snapped(start.contentSeconds + $0, to: discontinuities) }
+            let stop = end ?? start.durationSeconds.map { snapped(start.contentSeconds + $0, after: start.contentSeconds, to: discontinuities) }
             guard stop.map({ $0 > start.contentSeconds + 1e-3 }) ?? true else { return }
             result.append(avail(start, endSeconds: stop, listedEnd: listedEnd, segments: segments))
         }
@@ -46,7 +48,9 @@ public enum SSAIMarkers {
             case .breakEnd:
                 // Whichever comes first: the cue in, or the end of the cue out's duration.
                 if let current = open, cue.contentSeconds > current.contentSeconds + 1e-3 {
-                    let planned = current.durationSeconds.map { snapped(current.contentSeconds + $0, to: discontinuities + [cue.contentSeconds]) }
+                    let planned = current.durationSeconds.map {
+                        snapped(current.contentSeconds + $0, after: current.contentSeconds, to: discontinuities + [cue.contentSeconds])
+                    }
                     close(at: min(cue.contentSeconds, planned ?? .infinity))
                 }
             case .breakContinue, .signal, .serverMap:
