@@ -60,7 +60,7 @@ import Testing
             .init(timeOffset: "end", breakId: "post", source: .vast(AdDocuments.vast([ad("post1")]))),
         ]), at: "/vmap")
         // A generous (real-time) timeout: these tests share the machine with others.
-        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30)
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: generousResolverTimeout)
         let session = await play("/cues/ts/master.m3u8", resolver: resolver, client: client, origin: origin)
         #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
         #expect(session.report.adBoundaries.map(\.breakId) == ["pre", "mid", "post"])
@@ -98,7 +98,7 @@ import Testing
         server.register(AdDocuments.vmap([.init(timeOffset: "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([ad])),
                                                 tracking: tracking)]),
                         at: "/vmap")
-        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30)
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: generousResolverTimeout)
         let session = await play("/cues/ts/master.m3u8", resolver: resolver, client: client, origin: origin)
         #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
 
@@ -133,7 +133,7 @@ import Testing
             .init(timeOffset: "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([ad("mid1")]))),
             .init(timeOffset: "end", breakId: "post", source: .vast(AdDocuments.vast([ad("post1")]))),
         ]), at: "/vmap")
-        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30)
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: generousResolverTimeout)
         let session = await play("/cues/ts/master.m3u8", resolver: resolver, client: client, origin: origin)
         #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
         for id in ["mid1", "post1"] {
@@ -156,7 +156,7 @@ import Testing
         let breakError = server.beaconURL(event: "breakError", adId: "mid") + "&code=[ERRORCODE]"
         server.register(AdDocuments.vmap([.init(timeOffset: "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([ad])),
                                                 tracking: ["error": [breakError]])]), at: "/vmap")
-        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30)
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: generousResolverTimeout)
         let session = await play("/cues/ts/master.m3u8", resolver: resolver, client: client, origin: origin)
         #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
         #expect(session.report.adBoundaries.isEmpty)
@@ -175,7 +175,7 @@ import Testing
         server.register(AdDocuments.vmap([.init(timeOffset: "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([
             AdDocuments.tracked(id: "paused", durationSeconds: 10, mediaURL: origin.url("/cues/ad/master.m3u8"), server: server)])))]),
                         at: "/vmap")
-        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30)
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: generousResolverTimeout)
         let session = await play("/cues/ts/master.m3u8", resolver: resolver, client: client, origin: origin,
                                  scheduled: [.init(atPositionSeconds: 16.3, action: .pause(forSeconds: 2))])
         #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
@@ -198,7 +198,7 @@ import Testing
             AdDocuments.tracked(id: "clicked", durationSeconds: 10, mediaURL: origin.url("/cues/ad/master.m3u8"), server: server)])))]),
                         at: "/vmap")
         let factory = MediaPlayerClientFactory()
-        factory.register(resolver: try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30))
+        factory.register(resolver: try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: generousResolverTimeout))
         var configuration = PlayerConfiguration()
         configuration.mode = .demux
         configuration.ads = AdSettings(factory: factory)
@@ -240,7 +240,7 @@ import Testing
         let media = origin.url("/cues/ad/master.m3u8")
         server.register(AdDocuments.vast((1...3).map { (n: Int) in AdDocuments.tracked(id: "a\(n)", sequence: n, durationSeconds: 10, mediaURL: media, server: server) }),
                         at: "/vast")
-        let resolver = try DefaultAdResolver(metadata: metadata(for: server, preroll: false), isLive: true, timeoutSeconds: 30)
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server, preroll: false), isLive: true, timeoutSeconds: generousResolverTimeout)
         let session = await play("/cues/ts/long-master.m3u8", resolver: resolver, client: client, origin: origin, live: true)
         #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
         let requests = server.requestLog.filter { $0.path == "/vast" }
@@ -289,7 +289,7 @@ import Testing
             AdDocuments.tracked(id: "gone", durationSeconds: 10, mediaURL: origin.url("/cues/ad/missing.m3u8"), server: server),
             AdDocuments.tracked(id: "here", durationSeconds: 10, mediaURL: origin.url("/cues/ad/master.m3u8"), server: server),
         ])))]), at: "/vmap")
-        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30)
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: generousResolverTimeout)
         let session = await play("/cues/ts/master.m3u8", resolver: resolver, client: client, origin: origin)
         #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
         let errors = server.beacons.filter { $0.event == "error" }
@@ -309,7 +309,7 @@ import Testing
         server.register(AdDocuments.vmap([.init(timeOffset: "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([
             AdDocuments.tracked(id: "cut", durationSeconds: 10, mediaURL: origin.url("/cues/ad/master.m3u8"), server: server)])))]),
                         at: "/vmap")
-        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30)
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: generousResolverTimeout)
         let session = await play("/cues/ts/master.m3u8", resolver: resolver, client: client, origin: origin)
         #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
         let events = server.beacons.map(\.event)
@@ -328,7 +328,7 @@ import Testing
         server.register(AdDocuments.vmap([.init(timeOffset: "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([
             AdDocuments.tracked(id: "long", durationSeconds: 30, mediaURL: origin.url("/ts/master.m3u8"), server: server)])))]),
                         at: "/vmap")
-        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30)
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: generousResolverTimeout)
         let session = await play("/cues/ts/master.m3u8", resolver: resolver, client: client, origin: origin)
         #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
         #expect(session.report.notifications.contains { $0.name == "AD_TARGET_DURATION_TOO_LONG" })
@@ -350,7 +350,7 @@ import Testing
             .init(timeOffset: "00:00:06.000", breakId: "empty", source: .vast(noAds), tracking: errorURL("empty")),
             .init(timeOffset: "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([ad])), tracking: errorURL("mid")),
         ]), at: "/vmap")
-        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: 30)
+        let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: generousResolverTimeout)
         let session = await play("/cues/ts/master.m3u8", resolver: resolver, client: client, origin: origin)
         #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
 
