@@ -429,8 +429,9 @@ import Testing
     /// segment over the last `segments` of the five before the cue, no discontinuity): the player shows that
     /// media's last frames, then the ad; the check agrees. It expected the cut at the listed time and called the
     /// boundary three frames late (NOT EXACT, 0.1 s); past half a second of drift the player did not move the
-    /// break at all: the ad began under the content's last 0.6 s and left a hole as long after it.
-    @Test(arguments: [(segments: 1, short: 0.1), (segments: 5, short: 0.12)])
+    /// break at all: the ad began under the content's last 0.6 s and left a hole as long after it; past a
+    /// segment's worth (2.5 s) content resumed with the segment the EXTINF grid put 10 s at, a segment late.
+    @Test(arguments: [(segments: 1, short: 0.1), (segments: 5, short: 0.12), (segments: 5, short: 0.5)])
     func aCueAfterContentListedShortCutsWhereThatContentEnds(segments: Int, short: Double) async throws {
         MediaLog.level = .quiet
         let origin = try LoopbackHTTPServer(root: PlayerFixtures.streams)

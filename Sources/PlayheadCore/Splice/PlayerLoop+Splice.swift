@@ -122,6 +122,7 @@ extension MediaPlayer {
         guard adBreak.replacedContentSeconds == 0, let loadedEnd = state.loadedEnd, !state.breaksDone.contains(adBreak.id) else { return adBreak }
         let end = loadedEnd - state.contentOffset
         guard end > adBreak.contentSeconds + 1e-6 else { return adBreak }
+        if let last = state.lastContentEnd { state.resumeSequences[adBreak.id] = last.mediaSequence + 1 }
         moveBreak(adBreak, to: end)
         return state.timeline.breaks.first { $0.id == adBreak.id } ?? adBreak
     }
@@ -295,6 +296,15 @@ extension MediaPlayer {
             // A post-roll: nothing after it.
             state.nextSequence = nil
             state.endLoaded = true
+            return
+        }
+        // Content resumes with the segment after the last loaded when the break moved to where that one's media
+        // ended: looked up by time on the EXTINF grid, a drift of a segment or more skipped whole segments
+        // (EXTINF 1.5 for 2.002 s: a break at 9 s resumed 4 s late, 120 frames never shown).
+        if let sequence = state.resumeSequences.removeValue(forKey: adBreak.id), adBreak.replacedContentSeconds == 0,
+           tracker.segment(mediaSequence: sequence) != nil {
+            state.nextSequence = sequence
+            state.contentResume = nil
             return
         }
         state.nextSequence = nil
