@@ -19,7 +19,7 @@ import Testing
 
     /// Plays the stitched stream with SSAI on, frames hashed.
     func play(origin: LoopbackHTTPServer, client: HTTPClient, tracking: String? = nil, start: Double? = nil, live: Bool = false,
-              scheduled: [ScheduledCommand] = []) async -> Session {
+              scheduled: [ScheduledCommand] = [], url: String? = nil) async -> Session {
         MediaLog.level = .quiet
         var configuration = PlayerConfiguration()
         configuration.mode = .decode
@@ -29,7 +29,7 @@ import Testing
         var network: any PlayerNetwork = SimulatedNetwork(
             client: client, link: SimulatedLink(trace: BandwidthTrace(name: "constant", times: [0, 1], megabitsPerSecond: [50, 50])))
         if live { network = SimulatedLiveNetwork(inner: network, prefix: origin.url("/ssai/")) }
-        let player = MediaPlayer(url: origin.url("/ssai/index.m3u8"), configuration: configuration, driver: VirtualTimeDriver(),
+        let player = MediaPlayer(url: url ?? origin.url("/ssai/index.m3u8"), configuration: configuration, driver: VirtualTimeDriver(),
                                  network: network, scheduled: scheduled)
         let tracker = BeaconTracker(client: client, bus: player.bus)
         let subscription = tracker.attach(to: player.bus)
@@ -137,6 +137,32 @@ import Testing
         #expect(abs(seek.toSeconds - 16) < 1e-6 && seek.automatic == "ssaiSkip")
         let adFirst = try #require(await ChildProcess.ffmpegHashes(TestRepository.streams + "/cues/ad/v1/seg000.ts").first)
         #expect(session.events.first { $0.adId == "a2" && $0.name == "adStarted" }?.frameMD5 == adFirst)
+    }
+
+    /// A skip where the EXTINFs before each ad undercount (1.9 s listed for 2 s): the seek lands on the next ad's
+    /// first frame, on the media's timeline (the ad's end is the playlist's 15.9 s; the seek went there on the
+    /// content's, 0.1 s inside the ad it skipped, which started again: a second impression).
+    @Test func aSkipWhereEXTINFsUndercountLandsOnTheNextAdsFirstFrame() async throws {
+        let origin = try LoopbackHTTPServer(root: TestRepository.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        var lines = try String(contentsOfFile: TestRepository.streams + "/ssai/index.m3u8", encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for (index, line) in lines.enumerated() where line.hasPrefix("../") { lines[index] = origin.url("/" + line.dropFirst(3)) }
+        let content4 = try #require(lines.firstIndex { $0.hasSuffix("/cues/ts/seg004.ts") })
+        lines[content4 - 1] = "#EXTINF:1.9,"
+        let secondAd = try #require(lines.indices.filter { lines[$0] == "#EXT-X-DISCONTINUITY" }.dropFirst().first)
+        lines[secondAd - 2] = "#EXTINF:1.9,"
+        server.register(lines.joined(separator: "\n"), at: "/short.m3u8", contentType: "application/vnd.apple.mpegurl")
+        let session = await play(origin: origin, client: client, scheduled: [.init(atPositionSeconds: 15.5, action: .skipAd)],
+                                 url: server.url("/short.m3u8"))
+        #expect(session.report.finalStatus == .completed, "\(session.report.error ?? "")")
+        let first = session.events.filter { $0.adId?.hasSuffix("-1") == true }.map(\.name)
+        #expect(first.filter { $0 == "adImpression" }.count == 1 && first.last == "adSkipped", "\(first)")
+        let adFirst = try #require(await ChildProcess.ffmpegHashes(TestRepository.streams + "/cues/ad/v1/seg000.ts").first)
+        let second = try #require(session.events.first { $0.adId?.hasSuffix("-2") == true && $0.name == "adStarted" })
+        #expect(second.frameMD5 == adFirst)
     }
 
     @Test func aClickFiresTheAdsClickTrackingAndNamesItsClickThrough() async throws {

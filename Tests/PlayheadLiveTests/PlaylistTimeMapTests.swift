@@ -20,6 +20,11 @@ import Testing
         // A segment buffered again (another rung) replaces its span.
         map.record(.init(mediaSequence: 1, mediaStart: 2.0, mediaEnd: 3.9, listedStart: 1.9, listedDuration: 2))
         #expect(map.spans.count == 3 && abs(map.playlistSeconds(forContent: 3.0) - 2.9) < 1e-12)
+        // And back: a listed start is its media's start; past the last recorded listed end, its drift goes on.
+        #expect(map.contentSeconds(forPlaylist: 1.9) == 2.0)
+        #expect(abs((map.contentSeconds(forPlaylist: 0.95) ?? 0) - 0.95 * 2 / 1.9) < 1e-12)
+        #expect(abs((map.contentSeconds(forPlaylist: 6.9) ?? 0) - 6.5) < 1e-12, "past the last (listed to 5.9, media to 5.5): 0.4 s early")
+        #expect(PlaylistTimeMap().contentSeconds(forPlaylist: 3) == nil)
         // Before every recorded segment (or with none), content time is taken as it is.
         #expect(PlaylistTimeMap().playlistSeconds(forContent: 7) == 7)
         #expect(map.playlistSeconds(forContent: -1) == -1)

@@ -38,6 +38,26 @@ struct PlaylistTimeMap: Sendable {
         if low < spans.count, spans[low].mediaSequence == span.mediaSequence { spans[low] = span } else { spans.insert(span, at: low) }
     }
 
+    /// The content time where playlist time `seconds` is (the inverse of ``playlistSeconds(forContent:)``): in
+    /// the last segment recorded whose listed start is at or before it, its media's start plus the time into it
+    /// (scaled up when the media outlasts its EXTINF); past that segment's listed end, its drift carried on.
+    /// Nil when no segment was recorded.
+    func contentSeconds(forPlaylist seconds: Double) -> Double? {
+        guard let first = spans.first else { return nil }
+        var low = 0, high = spans.count
+        while low < high {
+            let mid = (low + high) / 2
+            if spans[mid].listedStart <= seconds + 1e-9 { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0 else { return seconds + (first.mediaStart - first.listedStart) }
+        let span = spans[low - 1]
+        let into = seconds - span.listedStart
+        guard into <= span.listedDuration + 1e-9 else { return seconds + (span.mediaEnd - span.listedStart - span.listedDuration) }
+        let length = span.mediaEnd - span.mediaStart
+        let scale = length > span.listedDuration && span.listedDuration > 0 ? length / span.listedDuration : 1
+        return span.mediaStart + into * scale
+    }
+
     /// The playlist time of content time `seconds`: in the last segment recorded that starts at or before it,
     /// its listed start plus the time since its media started, scaled down when the media outlasts its EXTINF.
     /// Content time as it is before any segment, or when none was recorded.

@@ -67,7 +67,10 @@ extension MediaPlayer {
         let live = state.tracker?.isLive ?? false
         if configuration.ssai != nil, let (event, end) = state.ssai.skip(isLive: live) {
             postSSAI([event])
-            seek(to: state.timeline.virtualSeconds(forContent: end), now: now, applyPolicy: false, automatic: "ssaiSkip")
+            // The ad's end is playlist time; the seek is on the content's own (where EXTINFs undercount, the ad's
+            // media runs past it, and the seek landed inside the ad it skipped: a second impression).
+            let content = state.playlistTimes.contentSeconds(forPlaylist: end) ?? end
+            seek(to: state.timeline.virtualSeconds(forContent: content), now: now, applyPolicy: false, automatic: "ssaiSkip")
             return
         }
         let why = configuration.ssai == nil ? "the session does not track server-side ads (--ssai)"
