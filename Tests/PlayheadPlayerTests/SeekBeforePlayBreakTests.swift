@@ -64,4 +64,25 @@ import Testing
         // The content from the start on, and nothing else: 30 s at 30 fps, less the frames before the start.
         #expect(run.report.framesPresented["video"] == 900 - Int((start * 30).rounded(.up)), "\(run.report.framesPresented)")
     }
+
+    /// `--start 12` past a 10 s break at 10 s (not played) starts at timeline 22, where content 12 is: a seek from
+    /// 24 to 25 on the playback timeline goes 1 s forward (it ran on content seconds, so it went 9 s back).
+    @Test func aStartPastABreakCountsItOnThePlaybackTimeline() async throws {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let url = server.url("/cues/ts/vod.m3u8")
+        let map = AdMap(breaks: [AdMap.Entry(time: 10, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 10, id: "mid")])])
+        let run = await PlayerFixtures.playVirtual(url, configure: { configuration in
+            configuration.mode = .demux
+            configuration.startSeconds = 12
+            configuration.ads = PlayerFixtures.ads(map, for: url)
+        }, scheduled: [.init(atPositionSeconds: 24, action: .seek(toSeconds: 25))])
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        #expect(run.report.adBoundaries.isEmpty)
+        let seek = try #require(run.report.seeks.first)
+        #expect(abs(seek.fromSeconds - 24) < 0.05 && seek.toSeconds == 25, "\(seek)")
+        // Content 12 to 14, then 15 to 30.
+        #expect(run.report.framesPresented["video"] == 60 + 450, "\(run.report.framesPresented)")
+    }
 }

@@ -130,13 +130,22 @@ extension MediaPlayer {
                 start = tracker.startPosition()
             }
             state.nextSequence = start.mediaSequence
-            state.anchorPosition = start.seconds
-            state.playedFrom = start.seconds
+            // A VOD start is content seconds; the playback timeline counts the breaks before it (passed, not played),
+            // as a seek there would: positions, --seek and --pause count it (they ran on content seconds, so a seek
+            // 1 s forward after --start 12 past a 10 s break went 9 s back).
+            var timelineStart = start.seconds
+            if startSeconds != nil, !tracker.isLive {
+                let passed = state.timeline.breaks.filter { $0.contentSeconds < start.seconds - Self.spliceSlackSeconds }
+                state.contentOffset = passed.reduce(0) { $0 + $1.durationSeconds - $1.replacedContentSeconds }
+                timelineStart += state.contentOffset
+            }
+            state.anchorPosition = timelineStart
+            state.playedFrom = timelineStart
             if startSeconds != nil { state.requestedStart = start.seconds }
             if start.seconds > 0 {
-                state.skipBefore = start.seconds
+                state.skipBefore = timelineStart
                 state.captionsFrom = start.seconds
-                state.skipOthersBefore = start.seconds
+                state.skipOthersBefore = timelineStart
             }
             setStatus(.ready, now: driver.now)
             if configuration.autoplay { startPlaying(now: driver.now) }
