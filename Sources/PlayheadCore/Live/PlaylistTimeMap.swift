@@ -28,13 +28,20 @@ struct PlaylistTimeMap: Sendable {
     /// The segments recorded, in media sequence order (one each: a segment buffered again replaces it).
     private(set) var spans: [Span] = []
 
-    /// Records a buffered content segment.
-    mutating func record(_ span: Span) {
+    /// The number of leading spans for which `isBefore` holds (it holds for a prefix of them: spans are in media
+    /// sequence order, and so in listed and media time).
+    private func count(before isBefore: (Span) -> Bool) -> Int {
         var low = 0, high = spans.count
         while low < high {
             let mid = (low + high) / 2
-            if spans[mid].mediaSequence < span.mediaSequence { low = mid + 1 } else { high = mid }
+            if isBefore(spans[mid]) { low = mid + 1 } else { high = mid }
         }
+        return low
+    }
+
+    /// Records a buffered content segment.
+    mutating func record(_ span: Span) {
+        let low = count { $0.mediaSequence < span.mediaSequence }
         if low < spans.count, spans[low].mediaSequence == span.mediaSequence { spans[low] = span } else { spans.insert(span, at: low) }
     }
 
@@ -44,11 +51,7 @@ struct PlaylistTimeMap: Sendable {
     /// Nil when no segment was recorded.
     func contentSeconds(forPlaylist seconds: Double) -> Double? {
         guard let first = spans.first else { return nil }
-        var low = 0, high = spans.count
-        while low < high {
-            let mid = (low + high) / 2
-            if spans[mid].listedStart <= seconds + 1e-9 { low = mid + 1 } else { high = mid }
-        }
+        let low = count { $0.listedStart <= seconds + 1e-9 }
         guard low > 0 else { return seconds + (first.mediaStart - first.listedStart) }
         let span = spans[low - 1]
         let into = seconds - span.listedStart
@@ -62,11 +65,7 @@ struct PlaylistTimeMap: Sendable {
     /// its listed start plus the time since its media started, scaled down when the media outlasts its EXTINF.
     /// Content time as it is before any segment, or when none was recorded.
     func playlistSeconds(forContent seconds: Double) -> Double {
-        var low = 0, high = spans.count
-        while low < high {
-            let mid = (low + high) / 2
-            if spans[mid].mediaStart <= seconds + 1e-9 { low = mid + 1 } else { high = mid }
-        }
+        let low = count { $0.mediaStart <= seconds + 1e-9 }
         guard low > 0 else { return seconds }
         let span = spans[low - 1]
         let length = span.mediaEnd - span.mediaStart

@@ -88,6 +88,12 @@ public struct TimestampAnchor: Sendable, Equatable {
         return pin.contentSeconds + (unwrap(ptsSeconds, near: pin.lastUnwrappedPTSSeconds) - pin.ptsSeconds)
     }
 
+    /// How far ahead of where the segment before ended a segment's first timestamp may land before it is a
+    /// jump, not drift: one target duration, at least 5 s (a hole in the media, such as a damaged segment start,
+    /// stays under it; an encoder restart with a new time base does not). Also the largest drift a run after a
+    /// discontinuity is moved by (``continuationStart(listedStart:previousDrift:limit:)``).
+    public static func forwardJumpLimitSeconds(targetDurationSeconds: Double) -> Double { max(5, targetDurationSeconds) }
+
     /// Where to pin a sequence seen for the first time: at `listedStart` (where the playlist starts its first
     /// segment), or later by `previousDrift` when the segment just before it ran that far past its listed end (its
     /// media's end minus the playlist's) and no further than `limit`. An EXTINF that undercounts before a

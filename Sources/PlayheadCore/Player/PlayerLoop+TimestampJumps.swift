@@ -31,10 +31,9 @@ extension MediaPlayer {
     /// frames already placed. Packagers overlap a few frames at most.
     static let backwardTimestampJumpSeconds = 1.0
 
-    /// How far ahead it may land: one target duration, at least 5 s (a hole in the media, such as a
-    /// damaged segment start, stays under it; an encoder restart with a new time base does not).
+    /// How far ahead it may land (``TimestampAnchor/forwardJumpLimitSeconds(targetDurationSeconds:)``).
     func forwardTimestampJumpSeconds() -> Double {
-        max(5, state.tracker?.targetDurationSeconds ?? 0)
+        TimestampAnchor.forwardJumpLimitSeconds(targetDurationSeconds: state.tracker?.targetDurationSeconds ?? 0)
     }
 
     /// The anchor key of a content segment: its discontinuity sequence, or the key of an undeclared

@@ -59,6 +59,7 @@ extension AdBoundaryChecker {
         let mediaURL = report.mediaPlaylistURL ?? url
         let (frames, segments, times) = try await referenceRendition(mediaURL)
         let starts = segments.map(\.startSeconds)
+        let cuts = segments.filter(\.segment.discontinuity).map(\.startSeconds)
         let events = report.ssai?.events ?? []
         var verdicts: [SSAIBoundaryVerdict] = []
         for avail in report.ssai?.avails ?? [] {
@@ -72,7 +73,6 @@ extension AdBoundaryChecker {
                 var verdict = Self.ssaiVerdict(availId: avail.id, adId: nil, at: end, event: event, frames: frames, times: times, segmentStarts: starts)
                 // Stitched at discontinuities, the content comes back at one: an avail whose duration ends between two
                 // of them ends on the ad's frames (the frame there is the right one, and was called exact).
-                let cuts = segments.filter(\.segment.discontinuity).map(\.startSeconds)
                 if verdict.onSegmentStart, verdict.expectedSeconds != nil, cuts.contains(where: { abs($0 - avail.startSeconds) < 1e-3 }),
                    !cuts.contains(where: { abs($0 - end) < 1e-3 }) {
                     let next = cuts.first { $0 > end + 1e-3 }

@@ -220,7 +220,9 @@ public struct AdBoundaryChecker: Sendable {
         options.hashFrames = true
         let decoder = RenditionDecoder(options: options)
         let fetcher = SegmentFetcher(network: LiveNetwork(client: client))
-        let segments = LivePlaylistTracker(first: playlist, loadedAt: 0).segments
+        let tracker = LivePlaylistTracker(first: playlist, loadedAt: 0)
+        let segments = tracker.segments
+        let driftLimit = TimestampAnchor.forwardJumpLimitSeconds(targetDurationSeconds: tracker.targetDurationSeconds)
         var anchor = TimestampAnchor()
         var frames: [ReferenceFrame] = []
         func add(_ frame: DecodedFrame, _ tracked: TrackedSegment) {
@@ -244,7 +246,7 @@ public struct AdBoundaryChecker: Sendable {
             if let span = demuxed.timeSpan(of: .video) {
                 let pinAt = anchor.isPinned(discontinuitySequence: tracked.discontinuitySequence) ? tracked.startSeconds
                     : TimestampAnchor.continuationStart(listedStart: tracked.startSeconds, previousDrift: previousDrift,
-                                                        limit: max(5, Double(playlist.targetDuration ?? 0)))
+                                                        limit: driftLimit)
                 let start = anchor.contentSeconds(forPTS: span.start, discontinuitySequence: tracked.discontinuitySequence,
                                                   segmentStartSeconds: pinAt)
                 previousDrift = start + (span.end - span.start) - tracked.endSeconds

@@ -45,8 +45,11 @@ public struct AttributeListError: Error, Sendable, Equatable, CustomStringConver
         case .duplicateName: "second occurrence of an attribute name"
         case .badValue(let expected): "value is not a valid \(expected)"
         }
-        guard let attribute, !attribute.isEmpty else { return kind == .missingEquals && attribute != nil ? "empty attribute (nothing between two commas)" : what }
-        return "\(what) in attribute \(attribute)"
+        switch attribute {
+        case nil: return what
+        case ""?: return kind == .missingEquals ? "empty attribute (nothing between two commas)" : what
+        case let name?: return "\(what) in attribute \(name)"
+        }
     }
 }
 
