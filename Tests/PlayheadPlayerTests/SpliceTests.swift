@@ -431,8 +431,15 @@ import Testing
     /// boundary three frames late (NOT EXACT, 0.1 s); past half a second of drift the player did not move the
     /// break at all: the ad began under the content's last 0.6 s and left a hole as long after it; past a
     /// segment's worth (2.5 s) content resumed with the segment the EXTINF grid put 10 s at, a segment late.
-    @Test(arguments: [(segments: 1, short: 0.1), (segments: 5, short: 0.12), (segments: 5, short: 0.5)])
-    func aCueAfterContentListedShortCutsWhereThatContentEnds(segments: Int, short: Double) async throws {
+    /// Listed long (`short` negative: EXTINFs that overcount), the break moves back to where that media ends;
+    /// it stayed at the cue after a hole, and content resumed inside the segment before (frames shown twice).
+    /// A cue `inside` seconds before the listed start is in the last of those segments (media 8–10 s): it cuts
+    /// at the cue held inside that media, 8 s when drift put the media after the cue (content played on past it,
+    /// 2 frames lost, QA40 #2), 10 s when it put the media before it.
+    @Test(arguments: [(segments: 1, short: 0.1, inside: 0.0), (segments: 5, short: 0.12, inside: 0.0), (segments: 5, short: 0.5, inside: 0.0),
+                      (segments: 1, short: -0.1, inside: 0.0), (segments: 5, short: -0.5, inside: 0.0),
+                      (segments: 5, short: 0.5, inside: 0.7), (segments: 5, short: -0.5, inside: 0.7)])
+    func aCueAfterContentListedShortCutsWhereThatContentEnds(segments: Int, short: Double, inside: Double) async throws {
         MediaLog.level = .quiet
         let origin = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         let server = try AdServer()
@@ -445,19 +452,24 @@ import Testing
             let uri = try #require(lines.firstIndex { $0.hasSuffix("/seg00\(segment).ts") })
             lines[uri - 1] = "#EXTINF:\(2 - short),"
         }
-        let cue = 10 - Double(segments) * short
+        let cue = 10 - Double(segments) * short - inside
+        // Listed long by less than half a second, the next segment's first pictures are before the cue: shown
+        // first, as pictures reordered across a segment's end are (MediaPlayer.shortOfCueSeconds).
+        let atStart = short < 0 && Double(segments) * -short < 0.5 ? cue + inside : 10
+        let cut = inside == 0 ? atStart : min(max(cue, 8), 10)
         server.register(lines.joined(separator: "\n"), at: "/short.m3u8", contentType: "application/vnd.apple.mpegurl")
         let map = AdMap(breaks: [.init(time: cue, cueId: nil, ads: [.init(url: origin.url("/cues/ad/master.m3u8"), duration: 10, id: "a")])])
         let result = try await AdBoundaryChecker(client: client).check(url: server.url("/short.m3u8"), adMap: map, live: false)
         let verdict = try #require(result.boundaries.first)
         #expect(result.boundaries.count == 1 && verdict.exact, "\(verdict.problems)")
-        #expect(verdict.expectedLastContentBefore.map { abs($0 - (10 - 1.0 / 30)) < 1e-6 } == true, "\(verdict.expectedLastContentBefore ?? -1)")
-        #expect(verdict.expectedFirstContentAfter.map { abs($0 - 10) < 1e-6 } == true && verdict.cueOnKeyframe == true)
-        #expect(verdict.actualBreakTimelineSeconds.map { abs($0 - 10) < 1e-6 } == true, "\(verdict.actualBreakTimelineSeconds ?? -1)")
-        // Only at a segment's listed start: a cue 0.1 s before it, inside that segment, cuts there.
+        #expect(verdict.expectedLastContentBefore.map { abs($0 - (cut - 1.0 / 30)) < 1e-6 } == true, "\(verdict.expectedLastContentBefore ?? -1)")
+        #expect(verdict.expectedFirstContentAfter.map { abs($0 - cut) < 1e-6 } == true && verdict.cueOnKeyframe == (cut == 8 || cut == 10))
+        #expect(verdict.actualBreakTimelineSeconds.map { abs($0 - cut) < 1e-6 } == true, "\(verdict.actualBreakTimelineSeconds ?? -1)")
+        // A cue 0.1 s before the listed start is inside the segment listed before it: it cuts there, held
+        // inside that segment's media (8–10 s).
         let times = try await AdBoundaryChecker(client: client).referenceRendition(server.url("/short.m3u8")).times
-        #expect(abs(AdBoundaryChecker.insertionCut(cue: cue, times: times) - 10) < 1e-9)
-        #expect(AdBoundaryChecker.insertionCut(cue: cue - 0.1, times: times) == cue - 0.1)
+        #expect(abs(AdBoundaryChecker.insertionCut(cue: cue + inside, times: times) - atStart) < 1e-9)
+        #expect(abs(AdBoundaryChecker.insertionCut(cue: cue + inside - 0.1, times: times) - min(max(cue + inside - 0.1, 8), 10)) < 1e-9)
     }
 }
 

@@ -244,9 +244,10 @@ struct LoopState {
     /// The cue as signalled, by break id, of an inserted break moved to the next frame's start (see
     /// ``MediaPlayer/alignBreakToFrame(cue:in:)``); the boundary record keeps it.
     var signalledCues: [String: Double] = [:]
-    /// The content segment an inserted break moved to the loaded end resumes with, by break id: the one after
-    /// the last loaded (see ``MediaPlayer/alignBreakToLoadedEnd(_:)``). Its resume point is media time, which
-    /// the playlist's EXTINF grid puts in a later segment once rounding has drifted a segment or more.
+    /// The content segment an inserted break moved to where content media ends resumes with, by break id: the
+    /// one after the last loaded (see ``MediaPlayer/alignBreakToLoadedEnd(_:before:)``), or after the segment it
+    /// cut at its media's end (``MediaPlayer/alignBreakToFrame(cue:in:)``). Its resume point is media time, which
+    /// the playlist's EXTINF grid puts in another segment once EXTINFs have drifted from the media.
     var resumeSequences: [String: Int] = [:]
     /// The opportunity (server map, cue, pre-roll request) whose answer placed each break, by break id.
     var breakOrigins: [String: String] = [:]

@@ -603,7 +603,7 @@ extension MediaPlayer {
             enterBreak(adBreak, now: now)
         } else if state.nextSequence == nil {
             if let postRoll = pendingBreak(from: tracked.endSeconds, before: .infinity) {
-                enterBreak(alignBreakToLoadedEnd(postRoll), now: now)
+                enterBreak(alignBreakToLoadedEnd(postRoll, before: nil), now: now)
             } else {
                 state.endLoaded = true
             }

@@ -267,16 +267,33 @@ public struct AdBoundaryChecker: Sendable {
         verdict(record, cut: record.cueContentSeconds, before: content, after: content, ad: ad)
     }
 
-    /// Where content must give way to an inserted break cued at `cue` (content seconds): the cue, or, when the
-    /// cue is a segment's listed start and the media of the segment before runs on past it (EXTINF rounded or
-    /// short), where that media ends: the content's frames up to there are shown first, and the ad starts after
-    /// the last of them (the player's rule, ``MediaPlayer/alignBreakToLoadedEnd(_:)``). The check judged such a
-    /// cue at the listed time, and called the player's boundary three frames late when the content before the
-    /// cue was listed 0.1 s short.
+    /// Where content must give way to an inserted break cued at `cue` (content seconds), by the player's rules
+    /// (``MediaPlayer/alignBreakToLoadedEnd(_:before:)``, ``MediaPlayer/alignBreakToFrame(cue:in:)``): the
+    /// segment the EXTINF grid puts the cue in is the one cut, at the cue's media time held inside that segment's
+    /// media. So a cue at a segment's listed start cuts where the media of the segment before ends (past the cue
+    /// when EXTINFs undercount; before it when they overcount by half a second or more, if that media runs on into
+    /// the segment; less is the cue, the segment's pictures before it shown first); a cue
+    /// inside a segment whose media starts after it (undercount by a segment or more) cuts at that media's start,
+    /// and one inside a segment whose media ends before it (overcount) at that media's end. The check judged
+    /// such cues at the listed time and contradicted itself (QA40 #2: expected the ad at 7.941 s and the content
+    /// before it at 7.274 s).
     static func insertionCut(cue: Double, times: PlaylistTimeMap) -> Double {
-        guard let before = times.spans.first(where: { abs($0.listedStart + $0.listedDuration - cue) < 1e-3 }),
-              before.mediaEnd > cue + 1e-6 else { return cue }
-        return before.mediaEnd
+        guard let index = times.spans.firstIndex(where: { cue < $0.listedStart + $0.listedDuration - 1e-3 }),
+              times.spans[index].listedStart <= cue + 1e-3 else {
+            // Past the last segment's listed end (a post-roll): where the content's media ends.
+            if let last = times.spans.last, cue >= last.listedStart + last.listedDuration - 1e-3 { return last.mediaEnd }
+            return cue
+        }
+        let span = times.spans[index]
+        if abs(cue - span.listedStart) < 1e-3, index > 0 {
+            let before = times.spans[index - 1]
+            if before.mediaEnd > cue + 1e-6 { return before.mediaEnd }
+            // Short of the cue by less than MediaPlayer.shortOfCueSeconds, the segment at the cue holds pictures
+            // before it (reordered, or a small overcount): they are shown first, and the cut is the cue.
+            let continues = before.mediaSequence == span.mediaSequence - 1 && abs(before.mediaEnd - span.mediaStart) < 1e-3
+            return continues && before.mediaEnd <= cue - MediaPlayer.shortOfCueSeconds ? before.mediaEnd : cue
+        }
+        return min(max(cue, span.mediaStart), span.mediaEnd)
     }
 
     /// The verdict on one break whose content gives way at `cut` (content seconds, see ``insertionCut(cue:times:)``),

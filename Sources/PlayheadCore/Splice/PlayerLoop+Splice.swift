@@ -72,8 +72,14 @@ extension MediaPlayer {
             state.breaksDone.insert(adBreak.id)
         }
         if let adBreak = pendingBreak(from: from, before: tracked.endSeconds) {
+            // The content shown so far runs past an inserted break's cue (EXTINFs that undercount by a segment or
+            // more: the EXTINF grid puts the cue in this segment, whose media starts after it): the break comes
+            // first, where that content ends. The segment was cut at the cue, none of its media before it, and
+            // the content before played on past the cue under the ad (QA40 #2: 2 frames lost, overlap).
+            let shown = adBreak.replacedContentSeconds == 0 && state.contentClipStart == nil
+                ? state.loadedEnd.map { $0 - state.contentOffset } : nil
             // The cue is where what is left of the segment starts: the break comes first.
-            if adBreak.contentSeconds <= from + Self.spliceSlackSeconds {
+            if adBreak.contentSeconds <= max(from, shown ?? from) + Self.spliceSlackSeconds {
                 // The content loaded before ends short of the cue (B-frames of a stream cut by time: this segment
                 // holds pictures before the cue): this segment plays first, cut at the cue. They were lost.
                 if let loaded = state.loadedEnd.map({ $0 - state.contentOffset }), state.contentClipStart == nil,
@@ -81,7 +87,7 @@ extension MediaPlayer {
                     placement.clipEnd = adBreak.contentSeconds
                     return placement
                 }
-                enterBreak(alignBreakToLoadedEnd(adBreak), now: now)
+                enterBreak(alignBreakToLoadedEnd(adBreak, before: tracked), now: now)
                 return nil
             }
             placement.clipEnd = adBreak.contentSeconds
@@ -105,10 +111,18 @@ extension MediaPlayer {
             let source = sourceSeconds(Double(pts) * packet.timeBase.doubleValue, in: segment)
             if source >= cue - 1e-6, first.map({ source < $0 }) ?? true { first = source }
         }
-        // A cue inside the segment's last frame: that frame ends where the segment's media does (the next
-        // frame is the next segment's first). It was left at the cue, and content resumed two frames early.
-        if first == nil, let span = segment.demuxed.timeSpan(of: masterKind) { first = sourceSeconds(span.end, in: segment) }
-        guard let frame = first, frame > cue + 1e-6, frame < cue + 0.5 else { return cue }
+        // A cue inside the segment's last frame, or past its media (EXTINFs that overcount: the EXTINF grid puts
+        // the cue in this segment, whose media ends before it): the break moves to where the segment's media ends
+        // (the next frame is the next segment's first), and content resumes with the next segment. It was left at
+        // the cue: content resumed two frames early, or a hole as long as the overcount came before the ad, and
+        // content resumed inside this segment again (QA41: frames shown twice).
+        var atEnd = false
+        if first == nil, let span = segment.demuxed.timeSpan(of: masterKind) {
+            first = sourceSeconds(span.end, in: segment)
+            atEnd = true
+        }
+        guard let frame = first, abs(frame - cue) > 1e-6, frame < cue + 0.5 else { return cue }
+        if atEnd { state.resumeSequences[adBreak.id] = segment.tracked.mediaSequence + 1 }
         moveBreak(adBreak, to: frame)
         return frame
     }
@@ -117,11 +131,19 @@ extension MediaPlayer {
     /// it (EXTINF rounded: 4.0 for 4.004 s of 29.97 fps), moves to where that media ends, however far: the
     /// ad then begins where the last content frame ends, as ``alignBreakToFrame(cue:in:)`` does for a cue
     /// inside a segment. (Past half a second it stayed: the ad began under the content's last frames and left
-    /// a hole as long after it, and rounded EXTINFs drift that far in ten minutes of 29.97 fps.)
-    func alignBreakToLoadedEnd(_ adBreak: AdBreak) -> AdBreak {
+    /// a hole as long after it, and rounded EXTINFs drift that far in ten minutes of 29.97 fps.) When that media
+    /// ends short of the cue (EXTINFs that overcount) and `next`, the segment the cue starts, continues it (the
+    /// one after, in the same discontinuity sequence), the break moves back there: the ad followed a hole as
+    /// long as the overcount, and content resumed with media before the break's place on the timeline. A post-roll
+    /// (`next` nil) moves back when the last segment loaded is the playlist's last.
+    func alignBreakToLoadedEnd(_ adBreak: AdBreak, before next: TrackedSegment?) -> AdBreak {
         guard adBreak.replacedContentSeconds == 0, let loadedEnd = state.loadedEnd, !state.breaksDone.contains(adBreak.id) else { return adBreak }
         let end = loadedEnd - state.contentOffset
-        guard end > adBreak.contentSeconds + 1e-6 else { return adBreak }
+        let continues = state.lastContentEnd.map { last in
+            next.map { last.mediaSequence == $0.mediaSequence - 1 && last.anchorKey == $0.discontinuitySequence }
+                ?? (last.mediaSequence == state.tracker?.segments.last?.mediaSequence)
+        } ?? false
+        guard end > adBreak.contentSeconds + 1e-6 || (continues && end < adBreak.contentSeconds - 1e-6) else { return adBreak }
         if let last = state.lastContentEnd { state.resumeSequences[adBreak.id] = last.mediaSequence + 1 }
         moveBreak(adBreak, to: end)
         return state.timeline.breaks.first { $0.id == adBreak.id } ?? adBreak
