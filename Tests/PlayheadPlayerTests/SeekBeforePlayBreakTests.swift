@@ -85,4 +85,25 @@ import Testing
         // Content 12 to 14, then 15 to 30.
         #expect(run.report.framesPresented["video"] == 60 + 450, "\(run.report.framesPresented)")
     }
+
+    /// `--start` less than a millisecond into the first segment is its start: the pre-roll plays, then every content
+    /// frame. It played the pre-roll (its cue was not passed) and then dropped the content's first frame.
+    @Test(arguments: [0.0005, 0.000999])
+    func aStartWithinAMillisecondOfTheFirstSegmentIsItsStart(start: Double) async throws {
+        MediaLog.level = .quiet
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let url = server.url("/cues/ts/vod.m3u8")
+        let map = AdMap(breaks: [AdMap.Entry(time: 0, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 10, id: "pre")])])
+        let run = await PlayerFixtures.playVirtual(url) { configuration in
+            configuration.mode = .demux
+            configuration.startSeconds = start
+            configuration.ads = PlayerFixtures.ads(map, for: url)
+        }
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        let boundary = try #require(run.report.adBoundaries.first)
+        #expect(boundary.firstContentAfter?.sourceSeconds == 0, "\(String(describing: boundary.firstContentAfter))")
+        // The 10 s ad and the 30 s content at 30 fps, every frame.
+        #expect(run.report.framesPresented["video"] == 300 + 900, "\(run.report.framesPresented)")
+    }
 }
