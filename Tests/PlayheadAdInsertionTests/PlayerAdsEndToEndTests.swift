@@ -119,18 +119,26 @@ import Testing
     /// A creative declared 10.4 s whose media lasts 10 s, as a mid-roll and as a post-roll: its quartiles and its
     /// `60%` progress URL fall at shares of the 10 s it plays, the same in both breaks (the mid-roll mixed both:
     /// first quartile at 2.6 s, midpoint at 5 s, 60 % at 6.267 s; the post-roll, loaded before it began, 2.5 s).
-    @Test func quartilesAndPercentOffsetsAreSharesOfTheMediaInEveryBreak() async throws {
+    /// The same with an ad playlist listing 1.5 s for each of its 2 s segments, declared 10 s (`listedShort`): the
+    /// mid-roll's first quartile came at 25 % of the 7.5 s listed, 1.9 s, and the others at shares of 10 s.
+    @Test(arguments: [false, true])
+    func quartilesAndPercentOffsetsAreSharesOfTheMediaInEveryBreak(listedShort: Bool) async throws {
         let origin = try LoopbackHTTPServer(root: TestRepository.streams)
         let server = try AdServer()
         let client = HTTPClient()
         defer { client.shutdown(); server.stop(); origin.stop() }
+        let segments = (0..<5).map { "#EXTINF:1.5,\n" + origin.url("/cues/ad/v1/seg00\($0).ts") }.joined(separator: "\n")
+        server.register("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n\(segments)\n#EXT-X-ENDLIST\n", at: "/short.m3u8",
+                        contentType: "application/vnd.apple.mpegurl")
+        let media = listedShort ? server.url("/short.m3u8") : origin.url("/cues/ad/master.m3u8")
         func ad(_ id: String) -> AdDocuments.Ad {
-            var ad = AdDocuments.tracked(id: id, durationSeconds: 10.4, mediaURL: origin.url("/cues/ad/master.m3u8"), server: server)
+            var ad = AdDocuments.tracked(id: id, durationSeconds: listedShort ? 10 : 10.4, mediaURL: media, server: server)
             ad.progress = [AdDocuments.ProgressURL(offset: "60%", url: server.beaconURL(event: "progress-60", adId: id))]
             return ad
         }
         server.register(AdDocuments.vmap([
-            .init(timeOffset: "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([ad("mid1")]))),
+            // At 4 s the mid-roll's last segment comes in after its first quartile (the buffer ahead is full).
+            .init(timeOffset: listedShort ? "00:00:04.000" : "00:00:10.000", breakId: "mid", source: .vast(AdDocuments.vast([ad("mid1")]))),
             .init(timeOffset: "end", breakId: "post", source: .vast(AdDocuments.vast([ad("post1")]))),
         ]), at: "/vmap")
         let resolver = try DefaultAdResolver(metadata: metadata(for: server), isLive: false, timeoutSeconds: generousResolverTimeout)

@@ -198,10 +198,29 @@ extension MediaPlayer {
         next.mediaSequence += 1
         let reachedBudget = budgetEnd.map { cursor.adTimelineStart + (span?.end ?? 0) >= $0 - Self.spliceSlackSeconds } ?? false
         if asset.tracker.segment(mediaSequence: next.mediaSequence) != nil, !reachedBudget {
+            estimateAdDuration(cursor, asset: asset, loadedThrough: tracked, budgetEnd: budgetEnd)
             state.adCursor = next
             return
         }
         adFinishedLoading(cursor, asset: asset, budgetEnd: budgetEnd, now: now)
+    }
+
+    /// While an ad loads, its duration is what its media so far says of the whole: the segments not yet in are
+    /// taken to run as long, against their EXTINFs, as those loaded (an ad playlist listing 1.5 s for each 2 s
+    /// segment is 10 s, not 7.5 s, from its first segment on). Its quartiles and progress offsets are then shares
+    /// of one duration from the start (QA40 #5: the first quartile at 25 % of the 7.5 s listed, the others of the
+    /// 10 s played, and other times for the same creative as a post-roll). The true end replaces it once the last
+    /// segment is in (``adFinishedLoading``).
+    private func estimateAdDuration(_ cursor: AdLoadCursor, asset: AdAsset, loadedThrough tracked: TrackedSegment, budgetEnd: Double?) {
+        guard let media = asset.trueEndSeconds, let first = asset.tracker.segments.first, let last = asset.tracker.segments.last,
+              tracked.endSeconds - first.startSeconds > 0,
+              let ads = state.timeline.breaks.first(where: { $0.id == cursor.breakId })?.ads, ads.indices.contains(cursor.adIndex) else { return }
+        let loadedListed = tracked.endSeconds - first.startSeconds
+        var estimate = media + (last.endSeconds - tracked.endSeconds) * media / loadedListed
+        if let budgetEnd { estimate = min(estimate, budgetEnd - cursor.adTimelineStart) }
+        guard abs(estimate - ads[cursor.adIndex].durationSeconds) > 1e-3 else { return }
+        state.timeline = state.timeline.settingAdDuration(estimate, breakId: cursor.breakId, adIndex: cursor.adIndex)
+        postTimelineChanged()
     }
 
     /// An ad segment could not be fetched: retried like content, then the rest of the ad is given up.
