@@ -44,20 +44,25 @@ import Testing
         #expect(Set(report.adBoundaries.map(\.breakId)).count == report.adBoundaries.count)
     }
 
-    /// `--start` inside the first content segment (2 s segments; 1.5 s and 0.5 s) plays no pre-roll: it played the
-    /// pre-roll from 1.5 s into the ad, then the content from 0. From 2.5 s (the next segment) it was already right.
-    @Test(arguments: [0.5, 1.5, 2.5])
-    func aStartInsideTheFirstSegmentPlaysNoPreroll(start: Double) async throws {
+    /// Plays the 30 s content (2 s segments, 30 fps) from `start` with one 10 s break at `time`, on the virtual clock.
+    private func playWithOneBreak(at time: Double, start: Double, scheduled: [ScheduledCommand] = []) async throws -> PlayerFixtures.Run {
         MediaLog.level = .quiet
         let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         defer { server.stop() }
         let url = server.url("/cues/ts/vod.m3u8")
-        let map = AdMap(breaks: [AdMap.Entry(time: 0, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 10, id: "pre")])])
-        let run = await PlayerFixtures.playVirtual(url) { configuration in
+        let map = AdMap(breaks: [AdMap.Entry(time: time, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 10, id: "ad")])])
+        return await PlayerFixtures.playVirtual(url, configure: { configuration in
             configuration.mode = .demux
             configuration.startSeconds = start
             configuration.ads = PlayerFixtures.ads(map, for: url)
-        }
+        }, scheduled: scheduled)
+    }
+
+    /// `--start` inside the first content segment (2 s segments; 1.5 s and 0.5 s) plays no pre-roll: it played the
+    /// pre-roll from 1.5 s into the ad, then the content from 0. From 2.5 s (the next segment) it was already right.
+    @Test(arguments: [0.5, 1.5, 2.5])
+    func aStartInsideTheFirstSegmentPlaysNoPreroll(start: Double) async throws {
+        let run = try await playWithOneBreak(at: 0, start: start)
         #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
         #expect(run.report.adBoundaries.isEmpty, "\(run.report.adBoundaries.map(\.breakId))")
         #expect(!run.eventLines.contains { $0.contains("adBreakStarted") })
@@ -68,16 +73,7 @@ import Testing
     /// `--start 12` past a 10 s break at 10 s (not played) starts at timeline 22, where content 12 is: a seek from
     /// 24 to 25 on the playback timeline goes 1 s forward (it ran on content seconds, so it went 9 s back).
     @Test func aStartPastABreakCountsItOnThePlaybackTimeline() async throws {
-        MediaLog.level = .quiet
-        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
-        defer { server.stop() }
-        let url = server.url("/cues/ts/vod.m3u8")
-        let map = AdMap(breaks: [AdMap.Entry(time: 10, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 10, id: "mid")])])
-        let run = await PlayerFixtures.playVirtual(url, configure: { configuration in
-            configuration.mode = .demux
-            configuration.startSeconds = 12
-            configuration.ads = PlayerFixtures.ads(map, for: url)
-        }, scheduled: [.init(atPositionSeconds: 24, action: .seek(toSeconds: 25))])
+        let run = try await playWithOneBreak(at: 10, start: 12, scheduled: [.init(atPositionSeconds: 24, action: .seek(toSeconds: 25))])
         #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
         #expect(run.report.adBoundaries.isEmpty)
         let seek = try #require(run.report.seeks.first)
@@ -90,16 +86,7 @@ import Testing
     /// frame. It played the pre-roll (its cue was not passed) and then dropped the content's first frame.
     @Test(arguments: [0.0005, 0.000999])
     func aStartWithinAMillisecondOfTheFirstSegmentIsItsStart(start: Double) async throws {
-        MediaLog.level = .quiet
-        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
-        defer { server.stop() }
-        let url = server.url("/cues/ts/vod.m3u8")
-        let map = AdMap(breaks: [AdMap.Entry(time: 0, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 10, id: "pre")])])
-        let run = await PlayerFixtures.playVirtual(url) { configuration in
-            configuration.mode = .demux
-            configuration.startSeconds = start
-            configuration.ads = PlayerFixtures.ads(map, for: url)
-        }
+        let run = try await playWithOneBreak(at: 0, start: start)
         #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
         let boundary = try #require(run.report.adBoundaries.first)
         #expect(boundary.firstContentAfter?.sourceSeconds == 0, "\(String(describing: boundary.firstContentAfter))")
