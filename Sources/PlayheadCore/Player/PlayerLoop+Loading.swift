@@ -111,9 +111,9 @@ extension MediaPlayer {
             }
             let start: (seconds: Double, mediaSequence: Int)
             if let requested = startSeconds, let segment = tracker.segment(containing: requested) {
-                // Less than a millisecond into a segment is its start, as a break's cue there is not passed (QA40 #9:
+                // A millisecond or less into a segment is its start, as a break's cue there is not passed (QA40 #9:
                 // --start 0.001 played the pre-roll at 0, then dropped the content's first frame).
-                start = (requested < segment.startSeconds + Self.spliceSlackSeconds ? segment.startSeconds : requested, segment.mediaSequence)
+                start = (requested - segment.startSeconds <= Self.spliceSlackSeconds ? segment.startSeconds : requested, segment.mediaSequence)
             } else if let requested = startSeconds, !tracker.isLive {
                 // A VOD start position outside the item is a mistake to report, not to play past.
                 let end = tracker.segments.last?.endSeconds ?? 0
