@@ -471,6 +471,30 @@ import Testing
         #expect(abs(AdBoundaryChecker.insertionCut(cue: cue + inside, times: times) - atStart) < 1e-9)
         #expect(abs(AdBoundaryChecker.insertionCut(cue: cue + inside - 0.1, times: times) - min(max(cue + inside - 0.1, 8), 10)) < 1e-9)
     }
+
+    /// Every segment listed 1.5 s for its 2 s of media (listed end 22.5 s, media 30 s): a break cued at the listed
+    /// start 19.5 s moves to where the media before ends, 26 s, past the listed end, and content resumes after it.
+    /// The resume point was taken for the item's end: the break played as a post-roll and the last 120 content
+    /// frames were never shown, exit 0 (QA41 #1).
+    @Test func aBreakMovedPastTheListedEndResumesContent() async throws {
+        MediaLog.level = .quiet
+        let origin = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        let server = try AdServer()
+        let client = HTTPClient()
+        defer { client.shutdown(); server.stop(); origin.stop() }
+        let lines = try String(contentsOfFile: PlayerFixtures.streams + "/cues/ts/vod.m3u8", encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.hasPrefix("#EXTINF") ? "#EXTINF:1.5," : line.hasPrefix("seg") ? origin.url("/cues/ts/" + line) : String(line)
+            }
+        server.register(lines.joined(separator: "\n"), at: "/short.m3u8", contentType: "application/vnd.apple.mpegurl")
+        let map = AdMap(breaks: [.init(time: 19.5, cueId: nil, ads: [.init(url: origin.url("/cues/ad/master.m3u8"), duration: 10, id: "a")])])
+        let result = try await AdBoundaryChecker(client: client).check(url: server.url("/short.m3u8"), adMap: map, live: false)
+        let verdict = try #require(result.boundaries.first)
+        #expect(verdict.exact, "\(verdict.problems)")
+        #expect(verdict.actualBreakTimelineSeconds.map { abs($0 - 26) < 1e-6 } == true, "\(verdict.actualBreakTimelineSeconds ?? -1)")
+        // The 30 s content at 30 fps and the 10 s ad, every frame.
+        #expect(result.report.framesPresented["video"] == 900 + 300, "\(result.report.framesPresented)")
+    }
 }
 
 /// A resolver that never answers.

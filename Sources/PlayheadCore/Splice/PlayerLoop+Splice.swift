@@ -333,19 +333,20 @@ extension MediaPlayer {
         // The content decoder starts afresh at the resume point's segment (a keyframe, or a preroll).
         state.needsKeyframe = true
         guard let tracker = state.tracker else { return }
-        if let last = tracker.segments.last, !tracker.isLive, resume >= last.endSeconds - Self.spliceSlackSeconds {
-            // A post-roll: nothing after it.
-            state.nextSequence = nil
-            state.endLoaded = true
-            return
-        }
         // Content resumes with the segment after the last loaded when the break moved to where that one's media
         // ended: looked up by time on the EXTINF grid, a drift of a segment or more skipped whole segments
-        // (EXTINF 1.5 for 2.002 s: a break at 9 s resumed 4 s late, 120 frames never shown).
+        // (EXTINF 1.5 for 2.002 s: a break at 9 s resumed 4 s late, 120 frames never shown), and a resume point
+        // past the playlist's listed end ended the item there (QA41 #1: every content frame after the break lost).
         if let sequence = state.resumeSequences.removeValue(forKey: adBreak.id), adBreak.replacedContentSeconds == 0,
            tracker.segment(mediaSequence: sequence) != nil {
             state.nextSequence = sequence
             state.contentResume = nil
+            return
+        }
+        if let last = tracker.segments.last, !tracker.isLive, resume >= last.endSeconds - Self.spliceSlackSeconds {
+            // A post-roll: nothing after it.
+            state.nextSequence = nil
+            state.endLoaded = true
             return
         }
         state.nextSequence = nil
