@@ -10,6 +10,10 @@
 /// own listed span: its first frame at its listed start, and media that runs past its EXTINF compressed
 /// into it. So a frame is inside an avail exactly when its segment is, and an avail that starts at a
 /// segment starts at that segment's first frame.
+///
+/// The player records every content segment it buffers, SSAI or not: a seek finds the segment whose media
+/// holds its target here, and a break met again after a seek back is matched against the media it sits
+/// between (``MediaPlayer/contentSegment(holding:in:)``).
 struct PlaylistTimeMap: Sendable {
     /// One buffered content segment: where its media lies in content time, and its listed span.
     struct Span: Sendable, Equatable {
@@ -37,6 +41,33 @@ struct PlaylistTimeMap: Sendable {
             if isBefore(spans[mid]) { low = mid + 1 } else { high = mid }
         }
         return low
+    }
+
+    /// The recorded span of segment `mediaSequence`, if it was buffered.
+    func span(mediaSequence: Int) -> Span? {
+        let low = count { $0.mediaSequence < mediaSequence }
+        return low < spans.count && spans[low].mediaSequence == mediaSequence ? spans[low] : nil
+    }
+
+    /// The recorded span whose media holds content time `seconds`, if any.
+    func span(holdingContent seconds: Double) -> Span? {
+        let low = count { $0.mediaStart <= seconds + 1e-9 }
+        guard low > 0, seconds < spans[low - 1].mediaEnd - 1e-9 else { return nil }
+        return spans[low - 1]
+    }
+
+    /// Where the playlist lists content time `seconds` that no recorded segment holds: past the last recorded
+    /// segment before it, at that segment's listed end plus the media since, counted at that segment's rate of
+    /// EXTINF seconds to media seconds (EXTINFs that drift evenly are followed exactly); before every recorded
+    /// one, shifted as the first. Nil when nothing was recorded.
+    func estimatedPlaylistSeconds(forContent seconds: Double) -> Double? {
+        guard let first = spans.first else { return nil }
+        let low = count { $0.mediaStart <= seconds + 1e-9 }
+        guard low > 0 else { return seconds - (first.mediaStart - first.listedStart) }
+        let span = spans[low - 1]
+        let length = span.mediaEnd - span.mediaStart
+        let rate = length > 0 && span.listedDuration > 0 ? span.listedDuration / length : 1
+        return span.listedStart + span.listedDuration + (seconds - span.mediaEnd) * rate
     }
 
     /// Records a buffered content segment.

@@ -225,7 +225,8 @@ struct LoopState {
     var ssai = SSAIAdTracker()
     /// The avails of the SSAI tracking document, as last read.
     var ssaiTrackingAvails: [SSAIAvail] = []
-    /// The content segments buffered (with SSAI on): the SSAI tracker reads frames in playlist time.
+    /// The content segments buffered, where their media lies: the SSAI tracker reads frames in playlist time,
+    /// and seeks and breaks met again find segments by their media.
     var playlistTimes = PlaylistTimeMap()
     /// Loading inside an ad break (nil: loading content).
     var adCursor: AdLoadCursor?

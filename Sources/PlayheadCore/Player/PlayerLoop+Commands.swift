@@ -188,7 +188,7 @@ extension MediaPlayer {
             // A target at the very end (a seek past it is clamped there) is in no segment: the last one holds its frames.
             let atEnd = tracker.segments.last.map { content >= $0.endSeconds } ?? false
             if !fromBuffer {
-                state.nextSequence = tracker.segment(containing: content)?.mediaSequence
+                state.nextSequence = contentSegment(holding: content, in: tracker)?.mediaSequence
                     ?? (atEnd ? tracker.segments.last : tracker.segments.first)?.mediaSequence
             }
         case let .ad(breakIndex, adIndex, offset):
@@ -218,6 +218,21 @@ extension MediaPlayer {
         state.anchorTime = now
         state.clockRunning = false
         if state.status == .completed { setStatus(.playing, now: now); state.wantsPlay = true }
+    }
+
+    /// The content segment whose media holds content time `seconds`: one buffered before whose media holds it, or
+    /// the one the playlist lists there by the drift the buffered ones show
+    /// (``PlaylistTimeMap/estimatedPlaylistSeconds(forContent:)``). On the EXTINF grid alone, where EXTINFs
+    /// undercount, a seek landed at the first frame of a later segment (EXTINF 1.5 for 2 s: a seek to 15 s at
+    /// 20 s, and one back into a watched break 4 s past it, content never shown; QA41 #2).
+    func contentSegment(holding seconds: Double, in tracker: LivePlaylistTracker) -> TrackedSegment? {
+        if let span = state.playlistTimes.span(holdingContent: seconds), let segment = tracker.segment(mediaSequence: span.mediaSequence) {
+            return segment
+        }
+        if let listed = state.playlistTimes.estimatedPlaylistSeconds(forContent: seconds), let segment = tracker.segment(containing: listed) {
+            return segment
+        }
+        return tracker.segment(containing: seconds)
     }
 
     /// The seekable range on the playback timeline (the content's, ads included).

@@ -548,10 +548,8 @@ extension MediaPlayer {
                 start = anchor.contentSeconds(forPTS: span.start, discontinuitySequence: key, segmentStartSeconds: pinAt)
                 state.lastContentEnd = ContentSegmentEnd(mediaSequence: tracked.mediaSequence, anchorKey: key,
                                                          driftSeconds: start + (span.end - span.start) - tracked.endSeconds)
-                if configuration.ssai != nil {
-                    state.playlistTimes.record(.init(mediaSequence: tracked.mediaSequence, mediaStart: start, mediaEnd: start + (span.end - span.start),
-                                                     listedStart: tracked.startSeconds, listedDuration: tracked.durationSeconds))
-                }
+                state.playlistTimes.record(.init(mediaSequence: tracked.mediaSequence, mediaStart: start, mediaEnd: start + (span.end - span.start),
+                                                 listedStart: tracked.startSeconds, listedDuration: tracked.durationSeconds))
                 reportID3(demuxed, tracked: tracked, segmentStart: start, spanStart: span.start)
                 reportEventMessages(transfer.body, tracked: tracked, segmentStart: start, spanStart: span.start)
             }

@@ -54,7 +54,12 @@ extension MediaPlayer {
     /// of it plays (the loader is then inside the break). Breaks whose cue is already behind are passed.
     func contentPlacement(for sequence: Int, now: Double) -> Placement? {
         guard let tracked = state.tracker?.segment(mediaSequence: sequence) else { return nil }
-        let from = state.contentClipStart ?? tracked.startSeconds
+        // A segment buffered before (a seek went back) is matched by its media: the breaks met then sit where its
+        // media starts or ends, not on the EXTINF grid (EXTINF 1.5 for 2 s: a break moved to 12.012 s played
+        // again at 16.016 s after a seek back before it).
+        let recorded = state.playlistTimes.span(mediaSequence: sequence)
+        let from = state.contentClipStart ?? recorded?.mediaStart ?? tracked.startSeconds
+        let end = recorded?.mediaEnd ?? tracked.endSeconds
         enterBlackoutJoinedInside(from: from, segmentEnd: tracked.endSeconds)
         // Breaks before the start position are not played: a pre-roll with --start 2 played from 2 s into the
         // ad, then the content from 0 (the start was inside the first segment, so the cue was not behind it).
@@ -66,12 +71,12 @@ extension MediaPlayer {
         }
         var placement = Placement(source: .content, offset: state.contentOffset, clipStart: state.contentClipStart, clipEnd: nil)
         // Normal playback reaching a break: the ad policy says whether it plays (the default: always).
-        while let adBreak = pendingBreak(from: from, before: tracked.endSeconds), !isBlackout(adBreak.id), let selector = adPolicySelector,
+        while let adBreak = pendingBreak(from: from, before: end), !isBlackout(adBreak.id), let selector = adPolicySelector,
               let index = state.timeline.index(ofBreak: adBreak.id),
               selector.planBreakReached(state.timeline, breakIndex: index, currentVirtual: adBreak.contentSeconds + state.contentOffset).breaksToPlay.isEmpty {
             state.breaksDone.insert(adBreak.id)
         }
-        if let adBreak = pendingBreak(from: from, before: tracked.endSeconds) {
+        if let adBreak = pendingBreak(from: from, before: end) {
             // The content shown so far runs past an inserted break's cue (EXTINFs that undercount by a segment or
             // more: the EXTINF grid puts the cue in this segment, whose media starts after it): the break comes
             // first, where that content ends. The segment was cut at the cue, none of its media before it, and
@@ -347,6 +352,14 @@ extension MediaPlayer {
             // A post-roll: nothing after it.
             state.nextSequence = nil
             state.endLoaded = true
+            return
+        }
+        // An inserted break met again after a seek back resumes with the segment buffered before whose media holds
+        // the resume point (on the EXTINF grid, where EXTINFs undercount, a later one: 120 frames skipped).
+        if adBreak.replacedContentSeconds == 0, let span = state.playlistTimes.span(holdingContent: resume + Self.spliceSlackSeconds),
+           tracker.segment(mediaSequence: span.mediaSequence) != nil {
+            state.nextSequence = span.mediaSequence
+            state.contentResume = nil
             return
         }
         state.nextSequence = nil
