@@ -217,6 +217,9 @@ public final class Demuxer {
     /// Byte offset of the reader in the segment.
     public var bytePosition: Int64 { format.map { avio_tell($0.pointee.pb) } ?? 0 }
 
+    /// What a sample out of the segment's bytes is said as.
+    static let pastEndMessage = "a sample lies past the end of the segment's bytes (cut short)"
+
     /// Reads the next packet; nil at the end of the segment.
     public func nextPacket() throws(MediaError) -> Packet? {
         guard let format, let raw = av_packet_alloc() else { throw .outOfMemory("AVPacket") }
@@ -224,7 +227,13 @@ public final class Demuxer {
         if code < 0 {
             var pointer: UnsafeMutablePointer<AVPacket>? = raw
             av_packet_free(&pointer)
-            if code == AVError.eof { return nil }
+            if code == AVError.eof {
+                // Once a sample was sought past the segment's end (an fMP4 segment cut short, its trun listing more),
+                // an end of file may be one more sample out of reach: libavformat passes it, and the samples after
+                // it that are in the bytes are still there to read (the caller bounds how many it tries).
+                guard input.wentPastEnd else { return nil }
+                throw .demuxFailed(code: code, message: Self.pastEndMessage, byteOffset: bytePosition)
+            }
             throw .demuxFailed(code: code, message: AVError.message(code), byteOffset: bytePosition)
         }
         let index = Int(raw.pointee.stream_index)

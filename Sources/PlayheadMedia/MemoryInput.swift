@@ -9,6 +9,9 @@ final class MemoryInput {
     private(set) var bytes: [UInt8]
     /// The read position in `bytes`.
     private(set) var position = 0
+    /// Whether libavformat ever sought past the end: the segment is cut short of what its index lists, and an end
+    /// of file may be one sample out of reach rather than the end of the samples.
+    private(set) var wentPastEnd = false
     /// The AVIOContext handed to libavformat.
     private(set) var context: UnsafeMutablePointer<AVIOContext>?
 
@@ -54,7 +57,7 @@ final class MemoryInput {
 
     private func read(into target: UnsafeMutablePointer<UInt8>?, size: Int) -> Int32 {
         let count = min(size, bytes.count - position)
-        guard count > 0, let target else { return AVError.eof }
+        guard count > 0, let target else { return AVError.eof }  // also past the end (see seek)
         bytes.withUnsafeBufferPointer { source in
             target.update(from: source.baseAddress! + position, count: count)
         }
@@ -72,7 +75,12 @@ final class MemoryInput {
         case SEEK_END: target = Int64(bytes.count) + offset
         default: return -1
         }
-        guard target >= 0, target <= Int64(bytes.count) else { return -1 }
+        // Past the end is allowed, as a file allows it (reads there see end of file): a cut fMP4 segment whose
+        // trun lists samples beyond its bytes had libavformat's mov demuxer retry the first of them for ever (a
+        // failed seek is retried, end of file is not), and every sample after it was lost (QA41 #3: 11 frames FFmpeg
+        // decodes never shown).
+        guard target >= 0 else { return -1 }
+        if target > Int64(bytes.count) { wentPastEnd = true }
         position = Int(target)
         return target
     }

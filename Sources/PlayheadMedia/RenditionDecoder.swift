@@ -130,18 +130,32 @@ public final class RenditionDecoder {
         var packets: [Packet] = []
         var damage: [MediaDamage] = []
         var consecutiveErrors = 0
+        var samplesPastEnd = 0
         while true {
             do {
                 guard let packet = try demuxer.nextPacket() else { break }
                 consecutiveErrors = 0
+                samplesPastEnd = 0
                 if packet.isCorrupt {
                     damage.append(MediaDamage(stage: "demuxer", byteOffset: packet.bytePosition,
                                               code: nil, message: "corrupt \(packet.kind.rawValue) packet"))
                 }
                 packets.append(packet)
             } catch {
-                damage.append(MediaDamage(stage: "demuxer", byteOffset: demuxer.bytePosition,
-                                          code: nil, message: error.description))
+                // Samples out of a cut segment's bytes: said once, at the first.
+                let pastEnd = if case let .demuxFailed(_, message, _) = error { message == Demuxer.pastEndMessage } else { false }
+                if !pastEnd || !damage.contains(where: { $0.message.contains(Demuxer.pastEndMessage) }) {
+                    damage.append(MediaDamage(stage: "demuxer", byteOffset: demuxer.bytePosition,
+                                              code: nil, message: error.description))
+                }
+                // Each such sample is passed (libavformat reads on after it), and a fragment's other track may list
+                // many in a row before the next sample in the bytes: they do not count as errors in a row (after 16,
+                // the video samples still in the bytes were lost), only against their own bound in a row.
+                if pastEnd {
+                    samplesPastEnd += 1
+                    if samplesPastEnd < Self.maxSamplesPastEnd { continue }
+                    break
+                }
                 consecutiveErrors += 1
                 if consecutiveErrors >= Self.maxConsecutiveDemuxErrors { break }
             }
@@ -294,6 +308,9 @@ public final class RenditionDecoder {
 
     /// Demux errors in a row after which the rest of a segment is given up.
     static let maxConsecutiveDemuxErrors = 16
+    /// Most ends of file in a row read past once a segment was found cut short: each passes one sample out of its
+    /// bytes; at the true end they repeat without one.
+    static let maxSamplesPastEnd = 2_000
 
     /// Picks the first stream of each wanted kind and makes sure a fitting decoder exists.
     private func chooseStreams(_ segment: DemuxedSegment, damage: inout [MediaDamage]) -> Set<Int> {

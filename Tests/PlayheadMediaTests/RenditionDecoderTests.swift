@@ -37,6 +37,30 @@ import Testing
         #expect(frames.map { $0.md5 ?? "" } == reference)
     }
 
+    /// An fMP4 segment (video and audio) cut to two thirds of its bytes, its trun listing samples past its end: the
+    /// video frames are FFmpeg's decode of the same bytes, and the cut is said. The mov demuxer retried the first
+    /// sample past the end for ever (the memory input refused to seek there), and every frame after it was lost.
+    @Test func aCutFMP4SegmentDecodesAsFFmpegDecodesIt() throws {
+        let folder = Fixtures.streams.appendingPathComponent("cues/fmp4")
+        let media = [UInt8](try Data(contentsOf: folder.appendingPathComponent("seg002.m4s")))
+        let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent("init.mp4"))) + media.prefix(media.count * 2 / 3)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cut-\(UUID().uuidString).mp4")
+        try Data(bytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var options = RenditionDecoderOptions()
+        options.hashFrames = true
+        options.kinds = [.video, .audio]
+        let decoder = RenditionDecoder(options: options)
+        var frames: [DecodedFrame] = []
+        let report = try decoder.decodeSegment(bytes) { frames.append($0) }
+        decoder.finish { frames.append($0) }
+        let reference = Fixtures.ffmpegHashes(file.path)
+        #expect(reference.count > 30 && reference.count < 60, "\(reference.count)")
+        let video = frames.filter { $0.kind == .video }.map { $0.md5 ?? "" }
+        #expect(video == reference, "\(video.count) frames, FFmpeg \(reference.count); missing at \(reference.indices.filter { !video.contains(reference[$0]) })")
+        #expect(!report.damage.isEmpty)
+    }
+
     @Test func audioHashesEqualFFmpeg() throws {
         let frames = try decode("ts/v0/index.m3u8", kinds: [.audio])
         let reference = Fixtures.ffmpegHashes(Fixtures.streams.appendingPathComponent("ts/v0/index.m3u8").path, map: "0:a")
