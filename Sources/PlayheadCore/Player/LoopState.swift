@@ -79,6 +79,9 @@ struct LoopState {
     var reportPublished: (at: Double, status: PlayerStatus)?
     /// Every segment up to the end of the item has been loaded.
     var endLoaded = false
+    /// A content segment failed for good: loading stopped, what was loaded plays out (the decoder's last
+    /// frames included), and the session ends with this error where it would have completed.
+    var failureAfterPlayout: PlayerNotification?
     /// Decoders drained after the last packet.
     var drained = false
     var finished = false

@@ -151,6 +151,8 @@ extension MediaPlayer {
             state.needsKeyframe = true
             buffer.clear()
             state.endLoaded = false
+            // A segment that failed for good is tried again when loading reaches it.
+            state.failureAfterPlayout = nil
             state.loadedEnd = nil
             resetAudioLane()
         }

@@ -410,6 +410,11 @@ extension MediaPlayer {
         state.anchorTime = time
         state.clockRunning = false
         state.wantsPlay = false
+        if let failure = state.failureAfterPlayout {
+            // A segment failed for good: what was loaded has played out, and the session ends in that error.
+            fail(failure, now: time)
+            return
+        }
         closeAdAtEnd()
         finishSSAI()
         bus.post(.playCompleted)
