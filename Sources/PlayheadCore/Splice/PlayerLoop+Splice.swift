@@ -60,7 +60,8 @@ extension MediaPlayer {
         let recorded = state.playlistTimes.span(mediaSequence: sequence)
         let from = state.contentClipStart ?? recorded?.mediaStart ?? tracked.startSeconds
         let end = recorded?.mediaEnd ?? tracked.endSeconds
-        enterBlackoutJoinedInside(from: from, segmentEnd: tracked.endSeconds)
+        // Blackouts replace content second for second on the playlist's own time.
+        enterBlackoutJoinedInside(from: state.contentClipStart ?? tracked.startSeconds, segmentEnd: tracked.endSeconds)
         // Breaks before the start position are not played: a pre-roll with --start 2 played from 2 s into the
         // ad, then the content from 0 (the start was inside the first segment, so the cue was not behind it).
         let passed = max(from, state.requestedStart ?? -.infinity)
