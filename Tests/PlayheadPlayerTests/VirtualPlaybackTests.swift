@@ -184,6 +184,20 @@ import Testing
         let ended = try #require(run.report.statuses.last { $0.status == .error })
         #expect(abs(run.report.positionSeconds - 8) < 1e-6 && ended.playerTime > 8, "the error came at the end of what was loaded")
     }
+
+    /// A seek back into the buffer (7 s to 2 s) while the segment at 10 s is being retried: the loaded frames play
+    /// from 2 s to 10 s, then the 404 ends the session. The retry, due while the buffer was full, stood the virtual
+    /// clock still ("the virtual clock stopped advancing", 251 frames; QA42 #1).
+    @Test func aSeekBackDuringASegmentsRetriesPlaysWhatWasLoaded() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        server.setFault(.status(404), forPath: "/cues/ts/seg005.ts")
+        let run = await PlayerFixtures.playVirtual(server.url("/cues/ts/vod.m3u8"), scheduled: [.init(atPositionSeconds: 7, action: .seek(toSeconds: 2))])
+        #expect(run.report.finalStatus == .error)
+        #expect(run.report.notifications.contains { $0.code.code == 170006 }, "\(run.report.error ?? "")")
+        // 0 to 7 s, then 2 to 10 s, at 30 fps.
+        #expect(run.report.framesPresented["video", default: 0] == 210 + 240, "\(run.report.framesPresented)")
+    }
 }
 
 /// Discontinuities: content from one encode, an ad from another, content again.

@@ -137,7 +137,10 @@ extension MediaPlayer {
         if let tracker = state.tracker, let reload = nextReloadTime(tracker), !state.transfers.values.contains(where: { if case .playlist = $0 { return true } else { return false } }) {
             times.append(reload)
         }
-        if let retry = state.segmentRetry { times.append(retry.at) }
+        // A retry is taken when loading wants media: one already due while the buffer is full (a seek back into it
+        // during the retries) is no deadline, or the virtual clock stood still at it (QA42 #1: an internal error,
+        // and the loaded frames after the seek never shown). The tick below wakes the loop meanwhile.
+        if let retry = state.segmentRetry, retry.at > now { times.append(retry.at) }
         if let failback = state.failbackAt, !state.endLoaded { times.append(failback) }
         if let resume = state.resumeAt { times.append(resume) }
         if let limit { times.append(limit) }
