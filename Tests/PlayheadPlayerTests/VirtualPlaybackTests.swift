@@ -188,15 +188,19 @@ import Testing
     /// A seek back into the buffer (7 s to 2 s) while the segment at 10 s is being retried: the loaded frames play
     /// from 2 s to 10 s, then the 404 ends the session. The retry, due while the buffer was full, stood the virtual
     /// clock still ("the virtual clock stopped advancing", 251 frames; QA42 #1).
-    @Test func aSeekBackDuringASegmentsRetriesPlaysWhatWasLoaded() async throws {
+    /// Paused at 9.5 s for 20 s, past the segment's last retry (10 s to 12 s failing): after the pause what was loaded
+    /// plays out to 10 s, then the 404 ends the session. It ended at once, paused, and the frames after 9.5 s were lost.
+    @Test(arguments: [false, true])
+    func aSeekBackOrAPauseDuringASegmentsRetriesPlaysWhatWasLoaded(pause: Bool) async throws {
         let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         defer { server.stop() }
         server.setFault(.status(404), forPath: "/cues/ts/seg005.ts")
-        let run = await PlayerFixtures.playVirtual(server.url("/cues/ts/vod.m3u8"), scheduled: [.init(atPositionSeconds: 7, action: .seek(toSeconds: 2))])
+        let command = ScheduledCommand(atPositionSeconds: pause ? 9.5 : 7, action: pause ? .pause(forSeconds: 20) : .seek(toSeconds: 2))
+        let run = await PlayerFixtures.playVirtual(server.url("/cues/ts/vod.m3u8"), scheduled: [command])
         #expect(run.report.finalStatus == .error)
         #expect(run.report.notifications.contains { $0.code.code == 170006 }, "\(run.report.error ?? "")")
-        // 0 to 7 s, then 2 to 10 s, at 30 fps.
-        #expect(run.report.framesPresented["video", default: 0] == 210 + 240, "\(run.report.framesPresented)")
+        // 0 to 10 s; or 0 to 7 s, then 2 to 10 s; at 30 fps.
+        #expect(run.report.framesPresented["video", default: 0] == (pause ? 300 : 210 + 240), "\(run.report.framesPresented)")
     }
 }
 

@@ -411,9 +411,10 @@ extension MediaPlayer {
             } else if attempt < configuration.fetchRetries, state.segmentFailuresInARow <= configuration.fetchRetries {
                 bus.post(.notification(PlayerNotification.make(.networkError, metadata: notification.metadata, playerTime: now)))
                 state.segmentRetry = SegmentRetry(at: now + Double(1 << attempt), mediaSequence: sequence, attempt: attempt + 1, placement: placement)
-            } else if state.started, state.status == .playing {
+            } else if state.started, state.status == .playing || state.status == .paused {
                 // What was loaded plays out first, the frames the decoder still holds included: the session ended
-                // at once, and the last frames of the segment before, loaded and intact, were never shown (QA41 #4).
+                // at once, and the last frames of the segment before, loaded and intact, were never shown (QA41 #4;
+                // paused then, it ended while paused and every loaded frame after the pause was lost, QA42 #2).
                 state.failureAfterPlayout = notification
                 state.nextSequence = nil
                 state.endLoaded = true
