@@ -1,5 +1,5 @@
 import Foundation
-import PlayheadCore
+@testable import PlayheadCore
 import PlayheadMedia
 import PlayheadOrigin
 import PlayheadTestFixtures
@@ -188,6 +188,22 @@ import Testing
     /// A seek back into the buffer (7 s to 2 s) while the segment at 10 s is being retried: the loaded frames play
     /// from 2 s to 10 s, then the 404 ends the session. The retry, due while the buffer was full, stood the virtual
     /// clock still ("the virtual clock stopped advancing", 251 frames; QA42 #1).
+    /// A 10 s break at 10 s, where the next content segment fails for good: the ad plays whole and completes, and
+    /// its break, before the error ends the session (neither adCompleted nor adBreakCompleted came; QA42 #7).
+    @Test func anAdPlayedWholeBeforeAFailureCompletes() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        server.setFault(.status(404), forPath: "/cues/ts/seg005.ts")
+        let url = server.url("/cues/ts/vod.m3u8")
+        let map = AdMap(breaks: [AdMap.Entry(time: 10, cueId: nil, ads: [.init(url: "../ad/master.m3u8", duration: 10, id: "ad")])])
+        let run = await PlayerFixtures.playVirtual(url) { configuration in
+            configuration.ads = PlayerFixtures.ads(map, for: url)
+        }
+        #expect(run.report.finalStatus == .error)
+        #expect(run.report.framesPresented["video", default: 0] == 300 + 300, "\(run.report.framesPresented)")
+        for event in ["adCompleted", "adBreakCompleted"] { #expect(run.eventLines.contains { $0.contains("\"\(event)\"") }, "\(event)") }
+    }
+
     /// Paused at 9.5 s for 20 s, past the segment's last retry (10 s to 12 s failing): after the pause what was loaded
     /// plays out to 10 s, then the 404 ends the session. It ended at once, paused, and the frames after 9.5 s were lost.
     @Test(arguments: [false, true])

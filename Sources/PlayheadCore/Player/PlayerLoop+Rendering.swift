@@ -410,12 +410,14 @@ extension MediaPlayer {
         state.anchorTime = time
         state.clockRunning = false
         state.wantsPlay = false
+        // An ad whose last frame was the last presented completes (and its break), the session ending or failing.
+        closeAdAtEnd()
         if let failure = state.failureAfterPlayout {
-            // A segment failed for good: what was loaded has played out, and the session ends in that error.
+            // A segment failed for good: what was loaded has played out, and the session ends in that error (an ad
+            // played whole before it completed: QA42 #7, no adCompleted nor adBreakCompleted).
             fail(failure, now: time)
             return
         }
-        closeAdAtEnd()
         finishSSAI()
         bus.post(.playCompleted)
         notify(.playbackComplete, metadata: [:], now: time)
