@@ -152,6 +152,21 @@ struct TextPlaylistNetwork: PlayerNetwork {
         #expect(report.blackouts[0].startedAtSessionSeconds == nil)
     }
 
+    /// The same with every 4 s segment listed 3 s (the tags at 6 s and 15 s on the playlist's time, media 8 s and
+    /// 20 s): the blackout is on the playlist's time, so the seek lands at the segment of the END tag, media 20 s.
+    /// Seeks that found segments by their media put 15 s in media 12–16 s and showed 5 s of blacked-out content.
+    @Test func aBlackoutUnderEXTINFDriftIsStillNonSeekable() async throws {
+        let text = try String(contentsOfFile: PlayerFixtures.streams + "/blackout/index.m3u8", encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasPrefix("#EXTINF") ? "#EXTINF:3.0," : String($0) }
+            .joined(separator: "\n")
+        let played = try await play(live: false, scheduled: [ScheduledCommand(atPositionSeconds: 2, action: .seek(toSeconds: 10))],
+                                    texts: ["/blackout/index.m3u8": text])
+        #expect(played.report.finalStatus == .completed, "\(played.report.error ?? "")")
+        #expect(played.report.seeks.first?.toSeconds == 15)
+        let content = await Self.hashes("ts/v0/index.m3u8")
+        #expect(Self.mismatch(played.hashes, Array(content[..<60]) + Array(content[600...])) == nil)
+    }
+
     @Test func aSessionJoiningInsideAnOpenBlackoutShowsTheAlternateContentFromTheJoin() async throws {
         // Five segments listed at the start (0–20 s): the start tag is there, the end tag not yet. The join at
         // 13 s is inside the segment at 12 s: the alternate starts at 13 s, from its first frame.

@@ -222,12 +222,18 @@ extension MediaPlayer {
         if state.status == .completed { setStatus(.playing, now: now); state.wantsPlay = true }
     }
 
+    /// Whether seeks and breaks met again find content segments by their recorded media: not in a session with
+    /// blackouts, which replace content second for second on the playlist's own time (a seek into a closed blackout
+    /// landed at its END tag's listed time on the media, 5 s of blacked-out content shown, QA42 #2).
+    var findsSegmentsByMedia: Bool { configuration.blackout == nil }
+
     /// The content segment whose media holds content time `seconds`: one buffered before whose media holds it, or
     /// the one the playlist lists there by the drift the buffered ones show
     /// (``PlaylistTimeMap/estimatedPlaylistSeconds(forContent:)``). On the EXTINF grid alone, where EXTINFs
     /// undercount, a seek landed at the first frame of a later segment (EXTINF 1.5 for 2 s: a seek to 15 s at
     /// 20 s, and one back into a watched break 4 s past it, content never shown; QA41 #2).
     func contentSegment(holding seconds: Double, in tracker: LivePlaylistTracker) -> TrackedSegment? {
+        guard findsSegmentsByMedia else { return tracker.segment(containing: seconds) }
         if let span = state.playlistTimes.span(holdingContent: seconds), let segment = tracker.segment(mediaSequence: span.mediaSequence) {
             return segment
         }

@@ -57,7 +57,7 @@ extension MediaPlayer {
         // A segment buffered before (a seek went back) is matched by its media: the breaks met then sit where its
         // media starts or ends, not on the EXTINF grid (EXTINF 1.5 for 2 s: a break moved to 12.012 s played
         // again at 16.016 s after a seek back before it).
-        let recorded = state.playlistTimes.span(mediaSequence: sequence)
+        let recorded = findsSegmentsByMedia ? state.playlistTimes.span(mediaSequence: sequence) : nil
         let from = state.contentClipStart ?? recorded?.mediaStart ?? tracked.startSeconds
         let end = recorded?.mediaEnd ?? tracked.endSeconds
         // Blackouts replace content second for second on the playlist's own time.
@@ -357,7 +357,7 @@ extension MediaPlayer {
         }
         // An inserted break met again after a seek back resumes with the segment buffered before whose media holds
         // the resume point (on the EXTINF grid, where EXTINFs undercount, a later one: 120 frames skipped).
-        if adBreak.replacedContentSeconds == 0, let span = state.playlistTimes.span(holdingContent: resume + Self.spliceSlackSeconds),
+        if adBreak.replacedContentSeconds == 0, findsSegmentsByMedia, let span = state.playlistTimes.span(holdingContent: resume + Self.spliceSlackSeconds),
            tracker.segment(mediaSequence: span.mediaSequence) != nil {
             state.nextSequence = span.mediaSequence
             state.contentResume = nil
