@@ -40,7 +40,10 @@ import Testing
     /// An fMP4 segment (video and audio) cut to two thirds of its bytes, its trun listing samples past its end: the
     /// video frames are FFmpeg's decode of the same bytes, and the cut is said. The mov demuxer retried the first
     /// sample past the end for ever (the memory input refused to seek there), and every frame after it was lost.
-    @Test func aCutFMP4SegmentDecodesAsFFmpegDecodesIt() throws {
+    /// With frame threads (`threads` 0: FFmpeg chooses), the drain after the cut's damaged packet read past the
+    /// error it met and still handed out the frames after it (it stopped there: 2 frames fewer, QA42 #6).
+    @Test(arguments: [1, 0])
+    func aCutFMP4SegmentDecodesAsFFmpegDecodesIt(threads: Int) throws {
         let folder = Fixtures.streams.appendingPathComponent("cues/fmp4")
         let media = [UInt8](try Data(contentsOf: folder.appendingPathComponent("seg002.m4s")))
         let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent("init.mp4"))) + media.prefix(media.count * 2 / 3)
@@ -50,6 +53,7 @@ import Testing
         var options = RenditionDecoderOptions()
         options.hashFrames = true
         options.kinds = [.video, .audio]
+        options.threads = threads
         let decoder = RenditionDecoder(options: options)
         var frames: [DecodedFrame] = []
         let report = try decoder.decodeSegment(bytes) { frames.append($0) }
