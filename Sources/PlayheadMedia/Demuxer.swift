@@ -217,9 +217,6 @@ public final class Demuxer {
     /// Byte offset of the reader in the segment.
     public var bytePosition: Int64 { format.map { avio_tell($0.pointee.pb) } ?? 0 }
 
-    /// What a sample out of the segment's bytes is said as.
-    static let pastEndMessage = "a sample lies past the end of the segment's bytes (cut short)"
-
     /// Reads the next packet; nil at the end of the segment.
     public func nextPacket() throws(MediaError) -> Packet? {
         guard let format, let raw = av_packet_alloc() else { throw .outOfMemory("AVPacket") }
@@ -232,7 +229,7 @@ public final class Demuxer {
                 // an end of file may be one more sample out of reach: libavformat passes it, and the samples after
                 // it that are in the bytes are still there to read (the caller bounds how many it tries).
                 guard input.wentPastEnd else { return nil }
-                throw .demuxFailed(code: code, message: Self.pastEndMessage, byteOffset: bytePosition)
+                throw .samplePastEnd(byteOffset: bytePosition)
             }
             throw .demuxFailed(code: code, message: AVError.message(code), byteOffset: bytePosition)
         }

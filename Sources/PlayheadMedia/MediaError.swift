@@ -10,6 +10,9 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     case notASegment(format: String, byteCount: Int)
     /// Reading a packet failed at the given byte offset of the segment.
     case demuxFailed(code: Int32, message: String, byteOffset: Int64)
+    /// A sample the segment's index lists lies past the end of its bytes (an fMP4 segment cut short); the
+    /// demuxer reads on after it.
+    case samplePastEnd(byteOffset: Int64)
     /// No decoder exists in this FFmpeg build for the named codec.
     case decoderNotFound(codec: String)
     /// The decoder could not be set up.
@@ -34,6 +37,8 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
                 + "fragmented MP4 or packed audio"
         case let .demuxFailed(code, message, offset):
             return "demux error at byte \(offset): \(message) [\(code)]"
+        case let .samplePastEnd(offset):
+            return "demux error at byte \(offset): a sample lies past the end of the segment's bytes (cut short) [\(AVError.eof)]"
         case let .decoderNotFound(codec):
             return "no decoder for codec \(codec)"
         case let .decoderOpenFailed(codec, code, message):

@@ -131,6 +131,7 @@ public final class RenditionDecoder {
         var damage: [MediaDamage] = []
         var consecutiveErrors = 0
         var samplesPastEnd = 0
+        var saidPastEnd = false
         while true {
             do {
                 guard let packet = try demuxer.nextPacket() else { break }
@@ -141,21 +142,21 @@ public final class RenditionDecoder {
                                               code: nil, message: "corrupt \(packet.kind.rawValue) packet"))
                 }
                 packets.append(packet)
+            } catch .samplePastEnd {
+                // Samples out of a cut segment's bytes: said once, at the first. Each is passed (libavformat reads on
+                // after it), and a fragment's other track may list many in a row before the next sample in the bytes:
+                // they do not count as errors in a row (after 16, the video samples still in the bytes were lost),
+                // only against their own bound in a row.
+                if !saidPastEnd {
+                    saidPastEnd = true
+                    damage.append(MediaDamage(stage: "demuxer", byteOffset: demuxer.bytePosition, code: nil,
+                                              message: MediaError.samplePastEnd(byteOffset: demuxer.bytePosition).description))
+                }
+                samplesPastEnd += 1
+                if samplesPastEnd >= Self.maxSamplesPastEnd { break }
             } catch {
-                // Samples out of a cut segment's bytes: said once, at the first.
-                let pastEnd = if case let .demuxFailed(_, message, _) = error { message == Demuxer.pastEndMessage } else { false }
-                if !pastEnd || !damage.contains(where: { $0.message.contains(Demuxer.pastEndMessage) }) {
-                    damage.append(MediaDamage(stage: "demuxer", byteOffset: demuxer.bytePosition,
-                                              code: nil, message: error.description))
-                }
-                // Each such sample is passed (libavformat reads on after it), and a fragment's other track may list
-                // many in a row before the next sample in the bytes: they do not count as errors in a row (after 16,
-                // the video samples still in the bytes were lost), only against their own bound in a row.
-                if pastEnd {
-                    samplesPastEnd += 1
-                    if samplesPastEnd < Self.maxSamplesPastEnd { continue }
-                    break
-                }
+                damage.append(MediaDamage(stage: "demuxer", byteOffset: demuxer.bytePosition,
+                                          code: nil, message: error.description))
                 consecutiveErrors += 1
                 if consecutiveErrors >= Self.maxConsecutiveDemuxErrors { break }
             }

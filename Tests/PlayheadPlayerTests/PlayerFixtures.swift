@@ -69,6 +69,16 @@ enum PlayerFixtures {
 
     /// The hash column of `ffmpeg -i url -map 0:v -f framemd5 -`.
     static func ffmpegHashes(_ url: String) async -> [String] { await ChildProcess.ffmpegHashes(url) }
+
+    /// `cues/ts/vod.m3u8` (15 segments of 2 s, 30 fps) with every EXTINF written as `extinf` and its segments on
+    /// `origin`: content whose EXTINFs drift from its media.
+    static func cueContentListed(_ extinf: Double, on origin: LoopbackHTTPServer) throws -> String {
+        try String(contentsOfFile: streams + "/cues/ts/vod.m3u8", encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.hasPrefix("#EXTINF") ? "#EXTINF:\(extinf)," : line.hasPrefix("seg") ? origin.url("/cues/ts/" + line) : String(line)
+            }
+            .joined(separator: "\n")
+    }
 }
 
 /// Events and frames gathered from a run (the bus may deliver from another task).

@@ -16,11 +16,7 @@ import Testing
         let origin = try LoopbackHTTPServer(root: PlayerFixtures.streams)
         let server = try AdServer()
         defer { server.stop(); origin.stop() }
-        let lines = try String(contentsOfFile: PlayerFixtures.streams + "/cues/ts/vod.m3u8", encoding: .utf8)
-            .split(separator: "\n", omittingEmptySubsequences: false).map { line in
-                line.hasPrefix("#EXTINF") ? "#EXTINF:1.5," : line.hasPrefix("seg") ? origin.url("/cues/ts/" + line) : String(line)
-            }
-        server.register(lines.joined(separator: "\n"), at: "/short.m3u8", contentType: "application/vnd.apple.mpegurl")
+        server.register(try PlayerFixtures.cueContentListed(1.5, on: origin), at: "/short.m3u8", contentType: "application/vnd.apple.mpegurl")
         let url = server.url("/short.m3u8")
         return await PlayerFixtures.playVirtual(url, configure: { configuration in
             configuration.mode = .demux

@@ -482,11 +482,7 @@ import Testing
         let server = try AdServer()
         let client = HTTPClient()
         defer { client.shutdown(); server.stop(); origin.stop() }
-        let lines = try String(contentsOfFile: PlayerFixtures.streams + "/cues/ts/vod.m3u8", encoding: .utf8)
-            .split(separator: "\n", omittingEmptySubsequences: false).map { line in
-                line.hasPrefix("#EXTINF") ? "#EXTINF:1.5," : line.hasPrefix("seg") ? origin.url("/cues/ts/" + line) : String(line)
-            }
-        server.register(lines.joined(separator: "\n"), at: "/short.m3u8", contentType: "application/vnd.apple.mpegurl")
+        server.register(try PlayerFixtures.cueContentListed(1.5, on: origin), at: "/short.m3u8", contentType: "application/vnd.apple.mpegurl")
         let map = AdMap(breaks: [.init(time: 19.5, cueId: nil, ads: [.init(url: origin.url("/cues/ad/master.m3u8"), duration: 10, id: "a")])])
         let result = try await AdBoundaryChecker(client: client).check(url: server.url("/short.m3u8"), adMap: map, live: false)
         let verdict = try #require(result.boundaries.first)
