@@ -22,7 +22,6 @@ public enum PlayheadError: Error, CustomStringConvertible {
     /// A key or init section was needed and unsupported or missing.
     case unsupported(url: String, detail: String)
 
-    /// A one-line description naming the resource.
     /// For a timeout, the limit that ran out, seconds (what the failure costs in session time); nil
     /// for any other failure.
     public var timeoutSeconds: Double? {
@@ -30,6 +29,7 @@ public enum PlayheadError: Error, CustomStringConvertible {
         return max(0, after)
     }
 
+    /// A one-line description naming the resource.
     public var description: String {
         switch self {
         case let .network(error): return error.description
