@@ -185,6 +185,48 @@ import Testing
         #expect(probe.stdout.contains("timed_id3"))
     }
 
+    /// Timed ID3 in the segments of the alternate audio rendition playing (packagers often put it there in
+    /// demuxed streams) is reported as the video's own is, on the same timestamps: a tag at PTS 6 s of the
+    /// audio comes 4 s before one at PTS 10 s of the video. Before, the rendition's data stream was dropped
+    /// as its audio was joined to the video (QA43 #1).
+    @Test(arguments: [DecodeMode.demux, .decode])
+    func timedID3InTheAlternateAudioRenditionIsReported(mode: DecodeMode) async throws {
+        let folder = NSTemporaryDirectory() + "playhead-id3-alt-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let source = PlayerFixtures.streams + "/altaudio/ts"
+        for rendition in ["fr", "v0"] {
+            try FileManager.default.createDirectory(atPath: folder + "/" + rendition, withIntermediateDirectories: true)
+            for name in try FileManager.default.contentsOfDirectory(atPath: source + "/" + rendition) {
+                var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(source)/\(rendition)/\(name)")))
+                if rendition == "fr", name == "seg001.ts" {
+                    bytes = try #require(TimedID3Injector.inject(TimedID3Injector.tag(description: "where", value: "audio"), into: bytes, pts: 6 * 90_000))
+                }
+                if rendition == "v0", name == "seg002.ts" {
+                    bytes = try #require(TimedID3Injector.inject(TimedID3Injector.tag(description: "where", value: "video"), into: bytes, pts: 10 * 90_000))
+                }
+                try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/\(rendition)/\(name)"))
+            }
+        }
+        try """
+            #EXTM3U
+            #EXT-X-VERSION:6
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="Francais",LANGUAGE="fr",DEFAULT=YES,AUTOSELECT=YES,URI="fr/index.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=510400,CODECS="avc1.4d401f,mp4a.40.2",RESOLUTION=416x234,AUDIO="aud"
+            v0/index.m3u8
+            """.write(toFile: folder + "/master.m3u8", atomically: true, encoding: .utf8)
+        let run = await PlayerFixtures.playVirtual("file://\(folder)/master.m3u8", configure: { $0.mode = mode; $0.abr = nil })
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        #expect(run.report.audio?.selected == 0 && run.report.audio?.segmentsLoaded == 8)
+        let events = metadataEvents(run).map(\.metadata)
+        #expect(events.map { $0.metadata["TXXX:where"] } == ["audio", "video"])
+        #expect(events.allSatisfy { $0.type == .id3 })
+        if events.count == 2 {
+            #expect(abs(events[1].timeSeconds - events[0].timeSeconds - 4) < 1e-6, "\(events.map(\.timeSeconds))")
+            #expect(events[0].mediaSequence == 1 && events[1].mediaSequence == 2)
+        }
+        #expect(run.report.timedMetadata == events)
+    }
+
     @Test func aSubscribedTagNeedsItsHash() {
         #expect(throws: SubscribedTagError.missingHash("EXT-X-ASSET")) { try TimedMetadataScanner(tags: ["#EXT-X-CUE", "EXT-X-ASSET"]) }
         #expect(throws: SubscribedTagError.empty) { try TimedMetadataScanner(tags: ["#"]) }

@@ -35,15 +35,18 @@ struct AudioTrackState {
     }
 }
 
-/// An audio segment demuxed, with the packets not yet given to a video segment.
+/// An audio segment demuxed, with the packets and the timed ID3 not yet given to a video segment.
 final class PendingAudio {
     let mediaSequence: Int
     let segment: DemuxedSegment
     var packets: [Packet]
+    /// Its timed ID3 (``TimedID3``), reported with the video segment of its time.
+    var id3: [TimedID3]
 
-    init(mediaSequence: Int, segment: DemuxedSegment) {
+    init(mediaSequence: Int, segment: DemuxedSegment, body: [UInt8]) {
         self.mediaSequence = mediaSequence
         self.segment = segment
         packets = segment.packets.filter { $0.kind == .audio }
+        id3 = TimedID3.found(in: segment, body: body, spanStart: segment.timeSpan(of: .audio)?.start ?? 0)
     }
 }

@@ -195,7 +195,7 @@ extension MediaPlayer {
             do {
                 let demuxed = try lane.demuxer.demux(transfer.body, discontinuity: tracked.segment.discontinuity)
                 reportDemuxDamage(demuxed, url: transfer.url, now: now)
-                let pending = PendingAudio(mediaSequence: mediaSequence, segment: demuxed)
+                let pending = PendingAudio(mediaSequence: mediaSequence, segment: demuxed, body: transfer.body)
                 let at = lane.pending.firstIndex { $0.mediaSequence > mediaSequence } ?? lane.pending.endIndex
                 lane.pending.insert(pending, at: at)
             } catch {
@@ -223,8 +223,9 @@ extension MediaPlayer {
     /// over, as a replacement break does) are dropped. The audio's timestamps are the video's when the two
     /// agree within ``audioTimestampToleranceSeconds`` (HLS renditions share one clock); otherwise (each
     /// packaged on its own clock) the audio is moved onto the video's by the playlists' times, and said.
-    func joiningAudio(_ demuxed: DemuxedSegment, tracked: TrackedSegment, clipEnd: Double?) -> DemuxedSegment {
-        guard var lane = state.audio, let span = demuxed.timeSpan(of: .video) else { return demuxed }
+    /// Also gives the rendition's timed ID3 of the same span, its times on the video's timestamps.
+    func joiningAudio(_ demuxed: DemuxedSegment, tracked: TrackedSegment, clipEnd: Double?) -> (DemuxedSegment, [TimedID3]) {
+        guard var lane = state.audio, let span = demuxed.timeSpan(of: .video) else { return (demuxed, []) }
         defer { state.audio = lane }
         if lane.shiftSeconds == nil, let shift = audioTimestampShift(lane, videoStart: span.start, tracked: tracked) {
             lane.shiftSeconds = shift
@@ -240,8 +241,14 @@ extension MediaPlayer {
         if let clipEnd { upper = min(upper, span.start + clipEnd - tracked.startSeconds) }
         lane.fresh = false
         var taken: [Packet] = []
+        var id3: [TimedID3] = []
         var source: DemuxedSegment?
         for pending in lane.pending {
+            for var item in pending.id3 {
+                item.mediaSeconds += shift
+                if item.mediaSeconds >= lower, item.mediaSeconds < upper { id3.append(item) }
+            }
+            pending.id3.removeAll { $0.mediaSeconds + shift < upper }
             var kept: [Packet] = []
             var lastTaken = false
             for packet in pending.packets {
@@ -263,12 +270,12 @@ extension MediaPlayer {
             }
             pending.packets = kept
         }
-        lane.pending.removeAll { $0.packets.isEmpty }
-        guard let source, !taken.isEmpty else { return demuxed }
+        lane.pending.removeAll { $0.packets.isEmpty && $0.id3.isEmpty }
+        guard let source, !taken.isEmpty else { return (demuxed, id3) }
         if shift != 0 {
             for packet in taken { packet.shiftTimestamps(bySeconds: shift) }
         }
-        return demuxed.replacing([.audio], with: taken, from: source)
+        return (demuxed.replacing([.audio], with: taken, from: source), id3)
     }
 
     /// Timestamp differences up to this between an audio rendition and the video at one playlist time are

@@ -28,35 +28,16 @@ extension MediaPlayer {
         }
     }
 
-    /// Reports the timed ID3 of a content fMP4 segment: its top-level `emsg` boxes of the CMAF ID3 scheme
-    /// (libavformat skips them), once each, at their presentation time (version 1) or at that many ticks
-    /// after the segment's first media (version 0); times as ``reportID3(_:tracked:segmentStart:spanStart:)``.
-    func reportEventMessages(_ bytes: [UInt8], tracked: TrackedSegment, segmentStart: Double, spanStart: Double) {
-        guard ContainerFormat.sniff(bytes) == .mp4 else { return }
-        for box in EventMessageBox.boxes(in: bytes) where box.schemeIdURI == EventMessageBox.id3Scheme {
-            guard let pts = box.seconds(segmentStartSeconds: spanStart), let tag = ID3Tag(box.messageData) else { continue }
-            guard state.id3Seen.insert("\(tracked.mediaSequence)#emsg#\(box.id)#\(box.presentationTime)#\(box.messageData.hashValue)").inserted else { continue }
-            let metadata = TimedMetadata(id: TimedMetadata.unique("ID3@\(tracked.mediaSequence)", in: &state.timedMetadataIDs), name: nil,
-                                         timeSeconds: segmentStart + pts - spanStart, type: .id3, metadata: tag.keyValues,
-                                         content: Data(box.messageData).base64EncodedString(), mediaSequence: tracked.mediaSequence)
-            report.timedMetadata.append(metadata)
-            bus.post(.timedMetadata(metadata))
-        }
-    }
-
-    /// Reports the timed-ID3 packets of a content segment just demuxed (every one, subscribed or not, as
-    /// the PSDK reports ID3 metadata), once each: `segmentStart` is the content time of the segment's
-    /// first media, `spanStart` that media's timestamp in seconds.
-    func reportID3(_ demuxed: DemuxedSegment, tracked: TrackedSegment, segmentStart: Double, spanStart: Double) {
-        let streams = Set(demuxed.streams.filter { $0.kind == .data && $0.codecName == "timed_id3" }.map(\.index))
-        guard !streams.isEmpty else { return }
-        for packet in demuxed.packets where streams.contains(packet.streamIndex) {
-            guard let pts = packet.pts, let bytes = ID3Tag.tagBytes(ofTimedID3Packet: packet.bytes), let tag = ID3Tag(bytes) else { continue }
-            guard state.id3Seen.insert("\(tracked.mediaSequence)#\(pts)#\(bytes.hashValue)").inserted else { continue }
-            let seconds = segmentStart + Double(pts) * packet.timeBase.doubleValue - spanStart
-            let metadata = TimedMetadata(id: TimedMetadata.unique("ID3@\(tracked.mediaSequence)", in: &state.timedMetadataIDs), name: nil, timeSeconds: seconds,
-                                         type: .id3, metadata: tag.keyValues, content: Data(bytes).base64EncodedString(),
-                                         mediaSequence: tracked.mediaSequence)
+    /// Reports timed ID3 (``TimedID3``) of the content segment `mediaSequence` (every tag, subscribed or
+    /// not, as the PSDK reports ID3 metadata), once each: `segmentStart` is the content time of the
+    /// segment's first media, `spanStart` that media's timestamp in seconds. `source` tells the segment's
+    /// own tags ("") from those of the audio rendition playing with it.
+    func reportTimedID3(_ found: [TimedID3], source: String = "", mediaSequence: Int, segmentStart: Double, spanStart: Double) {
+        for item in found {
+            guard state.id3Seen.insert("\(source)\(mediaSequence)#\(item.key)").inserted else { continue }
+            let metadata = TimedMetadata(id: TimedMetadata.unique("ID3@\(mediaSequence)", in: &state.timedMetadataIDs), name: nil,
+                                         timeSeconds: segmentStart + item.mediaSeconds - spanStart, type: .id3, metadata: item.tag.keyValues,
+                                         content: Data(item.bytes).base64EncodedString(), mediaSequence: mediaSequence)
             report.timedMetadata.append(metadata)
             bus.post(.timedMetadata(metadata))
         }

@@ -523,7 +523,10 @@ extension MediaPlayer {
             // the first segment's; handed out as they were decoded, the start came too late). A joined audio
             // rendition's are not: the framemd5 of the video is FFmpeg's of the video playlist.
             if let onPacket { demuxed.packets.forEach(onPacket) }
-            if placement.source == .content, state.audio != nil { demuxed = joiningAudio(demuxed, tracked: tracked, clipEnd: placement.clipEnd) }
+            var renditionID3: [TimedID3] = []
+            if placement.source == .content, state.audio != nil {
+                (demuxed, renditionID3) = joiningAudio(demuxed, tracked: tracked, clipEnd: placement.clipEnd)
+            }
             reportDemuxDamage(demuxed, url: transfer.url, now: now)
             let master: MediaKind = demuxed.streams.contains { $0.kind == .video } ? .video : .audio
             if placement.source == .content {
@@ -557,8 +560,9 @@ extension MediaPlayer {
                                                          driftSeconds: start + (span.end - span.start) - tracked.endSeconds)
                 state.playlistTimes.record(.init(mediaSequence: tracked.mediaSequence, mediaStart: start, mediaEnd: start + (span.end - span.start),
                                                  listedStart: tracked.startSeconds, listedDuration: tracked.durationSeconds))
-                reportID3(demuxed, tracked: tracked, segmentStart: start, spanStart: span.start)
-                reportEventMessages(transfer.body, tracked: tracked, segmentStart: start, spanStart: span.start)
+                reportTimedID3(TimedID3.found(in: demuxed, body: transfer.body, spanStart: span.start),
+                               mediaSequence: tracked.mediaSequence, segmentStart: start, spanStart: span.start)
+                reportTimedID3(renditionID3, source: "audio#", mediaSequence: tracked.mediaSequence, segmentStart: start, spanStart: span.start)
             }
             let end = start + (span.end - span.start)
             let onTimeline = placement.timelineSpan(start: start, end: end)
