@@ -120,11 +120,11 @@ struct Play: AsyncParsableCommand {
             help: "Report this playlist tag as timed metadata (a timedMetadata event and a report entry the first time each is seen), named with its # and quoted for the shell, e.g. '#EXT-X-ASSET' (repeatable).")
     var subscribedTags: [String] = []
 
-    @Option(help: "Audio rendition to play when the variants name an AUDIO group: auto (DEFAULT=YES, else the first) or a rendition's NAME or LANGUAGE. A rendition with its own playlist is loaded beside the video and joined to it.")
+    @Option(help: "Audio rendition to play when the variants name an AUDIO group: auto (DEFAULT=YES, else the first), default (the main audio: the rendition without URI, else the variant's own) or a rendition's NAME or LANGUAGE. A rendition with its own playlist is loaded beside the video and joined to it.")
     var audio: String = "auto"
 
     @Option(name: .customLong("switch-audio"), parsing: .unconditionalSingleValue,
-            help: "AT:TRACK — when the playhead reaches AT seconds by playing, play audio rendition TRACK (name or language) from there (repeatable).")
+            help: "AT:TRACK — when the playhead reaches AT seconds by playing, play audio rendition TRACK (name or language, auto or default) from there (repeatable).")
     var switchAudio: [String] = []
 
     @Option(name: .customLong("switch-subtitles"), parsing: .unconditionalSingleValue,

@@ -138,6 +138,58 @@ import Testing
         #expect(run.report.framesPresented["video"] == 900)
     }
 
+    /// `default` is the main audio (the PSDK's label for it), not another spelling of `auto`: where every
+    /// rendition of the group has its own playlist, it is the variant's own muxed audio, offered first as
+    /// "default"; a switch to it drops the rendition and plays the variant's audio from the playhead on,
+    /// every frame FFmpeg's. Without an AUDIO group it is what plays already: no `audioRenditionNotFound`
+    /// (QA43 #2: `default` was taken as `auto` and the muxed audio could not be chosen).
+    @Test func defaultIsTheVariantsOwnAudio() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let folder = NSTemporaryDirectory() + "playhead-mainaudio-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            #EXTM3U
+            #EXT-X-VERSION:6
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="Francais",LANGUAGE="fr",DEFAULT=YES,AUTOSELECT=YES,URI="\(server.url("/altaudio/ts/fr/index.m3u8"))"
+            #EXT-X-STREAM-INF:BANDWIDTH=510400,CODECS="avc1.4d401f,mp4a.40.2",RESOLUTION=416x234,AUDIO="aud"
+            \(server.url("/ts/v0/index.m3u8"))
+            """.write(toFile: folder + "/master.m3u8", atomically: true, encoding: .utf8)
+        let muxed = await ChildProcess.ffmpegHashes(server.url("/ts/v0/index.m3u8"), map: "0:a")
+        try #require(muxed.count > 1000)
+
+        let chosen = await PlayerFixtures.playVirtual("file://\(folder)/master.m3u8", configure: { $0.abr = nil; $0.hashFrames = true; $0.audio = AudioChoice("default") },
+                                                      maxSessionSeconds: 120)
+        #expect(chosen.report.finalStatus == .completed, "\(chosen.report.error ?? "")")
+        #expect(chosen.report.audio?.selected == nil && chosen.report.audio?.choice == .main && chosen.report.audio?.segmentsLoaded == 0)
+        #expect(chosen.presented.filter { $0.kind == .audio }.map { $0.md5 ?? "" } == muxed)
+        #expect(!chosen.eventLines.contains { $0.contains("audioRenditionNotFound") })
+        #expect(chosen.events.contains { if case let .custom("mediaSelectionOptionsAvailable", payload) = $0.kind { payload["audio"] == "default\nFrancais" } else { false } })
+
+        let switched = await PlayerFixtures.playVirtual("file://\(folder)/master.m3u8", configure: { $0.abr = nil; $0.hashFrames = true },
+                                                        scheduled: [ScheduledCommand(atPositionSeconds: 10, action: .selectAudio(AudioChoice("default")))],
+                                                        maxSessionSeconds: 120)
+        #expect(switched.report.finalStatus == .completed, "\(switched.report.error ?? "")")
+        #expect(switched.report.audio?.selected == nil && switched.report.audio?.choice == .main)
+        #expect(switched.report.notifications.filter { $0.code == .audioTrackChange }.map { $0.metadata["NAME"] ?? "" } == ["Francais", "default"])
+        // From the reload at the playhead on (segment 2, 8 s), the variant's own audio, as FFmpeg decodes it from there.
+        let reload = try #require(switched.report.seeks.first)
+        #expect(reload.automatic == "audioTrackChange" && reload.toSeconds >= 10 && reload.toSeconds < 12)
+        let tail = try String(contentsOfFile: PlayerFixtures.streams + "/ts/v0/index.m3u8", encoding: .utf8)
+            .replacingOccurrences(of: "#EXTINF:4.000000,\nseg000.ts\n#EXTINF:4.000000,\nseg001.ts\n", with: "")
+            .replacingOccurrences(of: "seg0", with: server.url("/ts/v0/seg0"))
+        try tail.write(toFile: folder + "/tail.m3u8", atomically: true, encoding: .utf8)
+        let muxedFromReload = await ChildProcess.ffmpegHashes(folder + "/tail.m3u8", map: "0:a", inputOptions: ["-protocol_whitelist", "file,http,tcp"])
+        let after = switched.presented.filter { $0.kind == .audio && ($0.ptsSeconds ?? 0) >= 12 }.map { $0.md5 ?? "" }
+        #expect(after.count > 500 && muxedFromReload.count > after.count && muxedFromReload.suffix(after.count).elementsEqual(after))
+
+        let noGroup = await PlayerFixtures.playVirtual(server.url("/ts/v0/index.m3u8"), configure: { $0.abr = nil; $0.mode = .demux },
+                                                       scheduled: [ScheduledCommand(atPositionSeconds: 2, action: .selectAudio(AudioChoice("default")))])
+        #expect(noGroup.report.finalStatus == .completed)
+        #expect(!noGroup.eventLines.contains { $0.contains("audioRenditionNotFound") })
+    }
+
     @Test func anotherSubtitleTrackShowsFromNowAndOffHidesThem() async {
         let run = await PlayerFixtures.playVirtual("file://\(PlayerFixtures.streams)/subs/ts-master.m3u8", configure: { $0.mode = .demux },
                                                    scheduled: [ScheduledCommand(atPositionSeconds: 4, action: .selectSubtitles(SubtitleChoice("fr"))),

@@ -1,19 +1,24 @@
 import PlayheadHLS
 
 /// Which audio rendition a session plays when the variants name an AUDIO group (the PSDK's
-/// `audioOptions`, chosen up front): `automatic` takes the rendition marked DEFAULT=YES (the PSDK labels
-/// the main one "default"), else the group's first.
+/// `audioOptions`, chosen up front): `automatic` takes the rendition marked DEFAULT=YES, else the group's
+/// first; `main` the variant's own audio (the PSDK's "default" label).
 public enum AudioChoice: Sendable, Equatable, TrackChoiceSpelling {
     /// DEFAULT=YES, else the first of the group.
     case automatic
+    /// The main audio, which the PSDK labels "default": the group's rendition without URI (the audio in
+    /// the variant's own segments), else, when every rendition has its own playlist, the variant's own
+    /// audio with no rendition loaded (none in a video-only variant).
+    case main
     /// The rendition whose NAME equals this, else whose LANGUAGE is this tag or starts with it and `-`,
     /// compared without case.
     case track(String)
 
-    /// Reads `auto` or a rendition's name or language.
+    /// Reads `auto`, `default` (or `main`), or a rendition's name or language.
     public init(_ text: String) {
         switch text.lowercased() {
-        case "auto", "automatic", "default": self = .automatic
+        case "auto", "automatic": self = .automatic
+        case "default", "main": self = .main
         default: self = .track(text)
         }
     }
@@ -22,15 +27,19 @@ public enum AudioChoice: Sendable, Equatable, TrackChoiceSpelling {
     public var description: String {
         switch self {
         case .automatic: "auto"
+        case .main: "default"
         case let .track(name): name
         }
     }
 
-    /// The index in `options` this choice selects, or nil when a named one is not there.
+    /// The index in `options` this choice selects, or nil when a named one is not there (for `main`:
+    /// when no rendition is without URI, and the variant's own audio plays).
     public func pick(from options: [AudioOption]) -> Int? {
         switch self {
         case .automatic:
             return options.isEmpty ? nil : options.firstIndex(where: \.isDefault) ?? 0
+        case .main:
+            return options.firstIndex { $0.url == nil }
         case let .track(wanted):
             return AudioChoice.index(of: wanted, names: options.map(\.name), languages: options.map(\.language))
         }
@@ -87,7 +96,8 @@ public struct AudioOption: Sendable, Equatable, Codable, OfferedTrack {
 public struct AudioReport: Sendable, Equatable, Codable {
     /// The renditions offered, in playlist order.
     public var options: [AudioOption] = []
-    /// Index in `options` of the one played (nil: none matched the choice; the variant's own audio played).
+    /// Index in `options` of the one played (nil: the variant's own audio played: `main` chosen and every
+    /// rendition has a URI, or none matched the choice and the group has no default).
     public var selected: Int?
     /// How it was chosen (`--audio`).
     public var choice: AudioChoice = .automatic

@@ -29,8 +29,10 @@ extension MediaPlayer {
         audio.choice = configuration.audio
         audio.selected = configuration.audio.pick(from: options)
         report.audio = audio
-        bus.post(.custom(name: "mediaSelectionOptionsAvailable", payload: ["audio": options.map(\.name).joined(separator: "\n")]))
-        if audio.selected == nil {
+        // The PSDK's collection holds the main audio as "default": listed first when no rendition is it.
+        let offered = (AudioChoice.main.pick(from: options) == nil ? [AudioChoice.main.description] : []) + options.map(\.name)
+        bus.post(.custom(name: "mediaSelectionOptionsAvailable", payload: ["audio": offered.joined(separator: "\n")]))
+        if audio.selected == nil, configuration.audio != .main {
             // A video-only variant would play silent: the default rendition plays instead, and that is said.
             let fallback = AudioChoice.automatic.pick(from: options)
             let issue = "no audio rendition is named \(configuration.audio) or has that language; offered: \(options.offered); "
@@ -39,7 +41,13 @@ extension MediaPlayer {
             report.audio?.selected = fallback
             bus.post(.custom(name: "audioRenditionNotFound", payload: ["choice": "\(configuration.audio)", "description": issue]))
         }
-        guard let index = report.audio?.selected else { return }
+        guard let index = report.audio?.selected else {
+            // `main` where every rendition has a URI: the variant's own audio (the PSDK's "default").
+            if configuration.audio == .main {
+                notify(.audioTrackChange, metadata: ["NAME": AudioChoice.main.description, "LANGUAGE": "", "URL": ""], now: now)
+            }
+            return
+        }
         let option = options[index]
         notify(.audioTrackChange, metadata: ["NAME": option.name, "LANGUAGE": option.language ?? "", "URL": option.url ?? ""], now: now)
         guard let url = option.url else { return }
@@ -79,7 +87,20 @@ extension MediaPlayer {
     /// without URI is the variant's own audio. Inside an ad, the content after the break takes it.
     func selectAudio(_ choice: AudioChoice, now: Double) async {
         guard let options = report.audio?.options, !options.isEmpty else {
-            bus.post(.custom(name: "audioRenditionNotFound", payload: ["choice": "\(choice)", "description": "the variants name no AUDIO group"]))
+            // Without an AUDIO group the variant's own audio plays: the main audio is already the one chosen.
+            if choice != .main {
+                bus.post(.custom(name: "audioRenditionNotFound", payload: ["choice": "\(choice)", "description": "the variants name no AUDIO group"]))
+            }
+            return
+        }
+        if choice == .main, choice.pick(from: options) == nil {
+            // Every rendition has its own playlist: the main audio is the variant's own, no rendition loaded.
+            cancelTransfers { if case .audioRenditionPlaylist = $0 { true } else { false } }
+            report.audio?.choice = choice
+            guard report.audio?.selected != nil else { return }
+            cancelAudioTransfers()
+            state.audio = nil
+            audioRenditionChanged(to: nil, choice: choice, now: now)
             return
         }
         guard let index = choice.pick(from: options) else {
@@ -118,12 +139,16 @@ extension MediaPlayer {
         }
     }
 
-    /// Records the change and loads the media ahead again with the new audio, from the playhead.
-    private func audioRenditionChanged(to index: Int, choice: AudioChoice, now: Double) {
-        guard let option = report.audio?.options[index] else { return }
+    /// Records the change and loads the media ahead again with the new audio, from the playhead. A nil
+    /// `index` is the variant's own audio, no rendition of the group (the PSDK's "default").
+    private func audioRenditionChanged(to index: Int?, choice: AudioChoice, now: Double) {
         report.audio?.selected = index
         report.audio?.choice = choice
-        notify(.audioTrackChange, metadata: ["NAME": option.name, "LANGUAGE": option.language ?? "", "URL": option.url ?? ""], now: now)
+        if let index, let option = report.audio?.options[index] {
+            notify(.audioTrackChange, metadata: ["NAME": option.name, "LANGUAGE": option.language ?? "", "URL": option.url ?? ""], now: now)
+        } else {
+            notify(.audioTrackChange, metadata: ["NAME": AudioChoice.main.description, "LANGUAGE": "", "URL": ""], now: now)
+        }
         let position = state.position(at: now)
         if case .content = state.timeline.position(atVirtual: position), [.playing, .paused, .ready].contains(state.status) {
             let shownEnd = state.presentedEnd
