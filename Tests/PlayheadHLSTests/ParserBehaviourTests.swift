@@ -83,6 +83,29 @@ private func media(_ text: String) throws -> (MediaPlaylist, [PlaylistWarning]) 
         #expect(parsed.warnings.isEmpty)
     }
 
+    /// A definition's VALUE is a quoted string like any other: the variables defined before it are substituted
+    /// in it (RFC 8216bis 4.3), and a reference to one no EXT-X-DEFINE declared is the usual error. Before, the
+    /// reference stayed as written and a segment was asked for as `seg000.ts?b=%7B$tok%7D` (QA43 #3).
+    @Test func aDefinitionsValueTakesTheVariablesBeforeIt() throws {
+        let parsed = try Playlist.parse("""
+        #EXTM3U
+        #EXT-X-VERSION:8
+        #EXT-X-DEFINE:IMPORT="tok"
+        #EXT-X-DEFINE:NAME="q",VALUE="?b={$tok}"
+        #EXT-X-DEFINE:NAME="base",VALUE="seg"
+        #EXT-X-DEFINE:NAME="file",VALUE="{$base}000.ts{$q}"
+        #EXT-X-TARGETDURATION:10
+        #EXTINF:10,
+        {$file}
+        """, sources: VariableSources(imported: ["tok": "SECRET"]))
+        #expect(parsed.playlist.media?.segments.first?.uri == "seg000.ts?b=SECRET")
+        #expect(parsed.playlist.media?.defines.map(\.value) == ["SECRET", "?b=SECRET", "seg", "seg000.ts?b=SECRET"])
+        #expect(parsed.warnings.isEmpty)
+        #expect(throws: PlaylistParseError.undefinedReference(line: 4, column: 31, name: "nope")) {
+            try Playlist.parse("#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"b\"\n#EXT-X-DEFINE:NAME=\"c\",VALUE=\"{$nope}\"\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n{$c}.ts\n")
+        }
+    }
+
     /// IMPORT reads only the multivariant playlist's variables and QUERYPARAM only the URL's query:
     /// the same name in the other source does not stand in for it.
     @Test func eachDefinitionReadsItsOwnSource() throws {

@@ -40,17 +40,19 @@ extension PlaylistParser {
             throw .badAttributeList(line: tag.line, column: tag.valueColumn, tag: "EXT-X-DEFINE",
                                     reason: "it has \(kinds.joined(separator: " and ")); it takes exactly one of NAME, IMPORT and QUERYPARAM")
         }
+        // Its quoted-string values take the variables defined before it, as every other tag's do (RFC 8216bis
+        // 4.3: `VALUE="?b={$tok}"` after `IMPORT="tok"`).
         let definition: VariableDefinition
-        if let name = list.quotedString("NAME") {
-            guard let value = list.quotedString("VALUE") else {
+        if let name = string(list, "NAME", tag) {
+            guard let value = string(list, "VALUE", tag) else {
                 throw .missingRequiredAttribute(line: tag.line, column: tag.valueColumn, tag: "EXT-X-DEFINE",
                                                 attribute: "VALUE")
             }
             definition = VariableDefinition(name: name, source: .value, value: value)
-        } else if let name = list.quotedString("IMPORT") {
+        } else if let name = string(list, "IMPORT", tag) {
             definition = VariableDefinition(name: name, source: .import,
                                             value: try supplied(name, by: sources.imported, tag, "IMPORT", "no multivariant playlist that led here defines"))
-        } else if let name = list.quotedString("QUERYPARAM") {
+        } else if let name = string(list, "QUERYPARAM", tag) {
             definition = VariableDefinition(name: name, source: .queryParameter,
                                             value: try supplied(name, by: sources.queryParameters, tag, "QUERYPARAM", "the playlist's URL has no query parameter"))
         } else {
