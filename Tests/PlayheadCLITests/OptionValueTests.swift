@@ -130,8 +130,11 @@ import Testing
             (#"{"breaks":[{"time":4,"ads":[{"url":"a.m3u8","duration":"ten"}]}]}"#, "breaks[0].ads[0].duration should be a number"),
             (#"{"breaks":[{"time":4,"ads":[{"duration":10}]}]}"#, "breaks[0].ads[0].url is missing"),
             (#"{"breaks":[{"ads":[{"url":"a.m3u8","duration":10}]}]}"#, "breaks[0] has neither a time nor a cueId"),
-            (#"{"breaks":[{"time":4,"#, "not valid JSON: Unexpected end of file during JSON parse (line 1, column 22)"),
-            ("{\"breaks\": [\n  {\"time\": 4 \"ads\": []}\n]}", "not valid JSON: Invalid value around character 26 (line 2, column 14)"),
+            (#"{"breaks":[{"time":4,"#, "not valid JSON: it ends too soon: the object opened at byte 11 is never closed"),
+            ("{\"breaks\": [\n  {\"time\": 4 \"ads\": []}\n]}", "not valid JSON: it goes wrong at line 2, column 14 (byte offset 26): expected ',' or '}', found '\"'"),
+            // Foundation's parser takes a comma before `]` and keeps one of a key given twice: both refused (QA43 #4).
+            (#"{"breaks":[{"time":4,"ads":[{"url":"a.m3u8","duration":10}]},]}"#, "not valid JSON: it goes wrong at line 1, column 61 (byte offset 60): a comma before ']'"),
+            (#"{"breaks":[{"time":4,"time":8,"ads":[{"url":"a.m3u8","duration":10}]}]}"#, "not valid JSON: $.breaks[0].time is given twice"),
             (nil, "cannot read the ad map"),
         ]
         for (index, item) in cases.enumerated() {

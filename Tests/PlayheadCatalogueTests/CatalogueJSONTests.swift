@@ -121,6 +121,8 @@ import Testing
         (#"{"id": "1", "tags": ["a", null]}"#, "$.tags[1]", "missing"),
         (#"[1, 2]"#, "$", "expected an object, found an array"),
         (#"{"id": "1", "#, "$", "not JSON"),
+        // Foundation's parser takes a comma before `]` (QA43 #4: the video was played, exit 0).
+        (#"{"id": "1", "sources": [{"src": "a.m3u8"},]}"#, "$", "not JSON (it goes wrong at line 1, column 42 (byte offset 41): a comma before ']')"),
         ("", "$", "empty"),
     ])
     func malformedDocumentsNameTheirPath(document: String, path: String, problem: String) {

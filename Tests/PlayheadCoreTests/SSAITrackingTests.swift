@@ -65,6 +65,7 @@ import Testing
         #expect(problem("{\"avails\": [{\"startTimeInSeconds\": 0, \"ads\": [{\"startTimeInSeconds\": 0, \"durationInSeconds\": 0}]}]}")
             == "avails[0].ads[0].durationInSeconds is 0.0: an ad must last")
         #expect(problem("{\"avails\": [")?.hasPrefix("not JSON (12 bytes)") == true)
+        #expect(problem("{\"avails\": [],}") == "not JSON (15 bytes): it goes wrong at line 1, column 14 (byte offset 13): a comma before '}'")
         #expect(problem("{}") == nil, "no avails yet (live, before the first break)")
         // Wrong types are said as such, not as missing.
         #expect(problem("{\"avails\": [{\"startTimeInSeconds\": \"10\"}]}") == "avails[0].startTimeInSeconds is a string, not a number of seconds")

@@ -1,5 +1,6 @@
 @testable import PlayheadServer
 import Foundation
+import PlayheadCore
 import Testing
 
 /// The request bodies' syntax check against JSONSerialization: every document Foundation takes strictly is

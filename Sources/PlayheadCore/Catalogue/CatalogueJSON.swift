@@ -61,6 +61,11 @@ public enum CatalogueJSON {
 
     static func document(_ data: [UInt8], url: String) throws(CatalogueError) -> Any {
         guard !data.isEmpty else { throw .malformed(url: url, path: "$", problem: "the body is empty, not JSON") }
+        // Strictly JSON (Foundation takes a comma before `}` or `]`); a key given twice is let pass, as unknown fields are.
+        if let problem = JSONBodyChecks.problem(Data(data), duplicates: false) {
+            let start = String(decoding: data.prefix(60), as: UTF8.self).replacingOccurrences(of: "\n", with: " ")
+            throw .malformed(url: url, path: "$", problem: "not JSON (\(problem)); it begins \"\(start)\"")
+        }
         do {
             return try JSONSerialization.jsonObject(with: Data(data), options: [.fragmentsAllowed])
         } catch {

@@ -41,6 +41,10 @@ public enum SSAITrackingDocument {
     /// - Throws: ``SSAIError`` naming the JSON path of the first thing that is wrong.
     public static func parse(_ bytes: [UInt8], source: String) throws(SSAIError) -> [SSAIAvail] {
         let root: Any
+        // Strictly JSON (Foundation takes a comma before `}` or `]`); a key given twice is let pass.
+        if let problem = JSONBodyChecks.problem(Data(bytes), duplicates: false) {
+            throw SSAIError(source: source, problem: "not JSON (\(bytes.count) bytes): \(problem)")
+        }
         do {
             root = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
         } catch {

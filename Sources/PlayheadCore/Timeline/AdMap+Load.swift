@@ -35,13 +35,13 @@ extension AdMap {
 
     /// Decodes the JSON form and checks every value (``parse(_:)`` only decodes).
     public static func decode(_ data: Data) throws(AdMapError) -> AdMap {
+        // Checked strictly first: Foundation takes a comma before `}` or `]`, keeps one of a key given twice
+        // silently, and names no line for what it refuses.
+        if let problem = JSONBodyChecks.problem(data) { throw AdMapError("not valid JSON: \(problem)") }
         let map: AdMap
         do {
             map = try parse(data)
         } catch let error as DecodingError {
-            if case let .dataCorrupted(context) = error, context.codingPath.isEmpty, let syntax = syntaxError(in: data) {
-                throw AdMapError("not valid JSON: \(syntax)")
-            }
             throw AdMapError(describe(error))
         } catch {
             throw AdMapError("not an ad map: \(error.localizedDescription)")
@@ -89,31 +89,6 @@ extension AdMap {
             return "not valid JSON at \(path(context.codingPath)): \(underlying ?? context.debugDescription)"
         @unknown default:
             return "not an ad map: \(error)"
-        }
-    }
-
-    /// What JSONSerialization finds wrong with `data`, with the line and column of the byte it names (the
-    /// decoder said only "The given data was not valid JSON"); nil when it reads it.
-    static func syntaxError(in data: Data) -> String? {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return nil
-        } catch {
-            guard var text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else { return nil }
-            if text.hasSuffix(".") { text.removeLast() }
-            let bytes = [UInt8](data)
-            let offset: Int
-            if let range = text.range(of: "character "), let number = Int(text[range.upperBound...].prefix { $0.isNumber }) {
-                offset = min(number, bytes.count)
-            } else if text.localizedCaseInsensitiveContains("end of file") {
-                offset = bytes.count
-            } else {
-                return text
-            }
-            let before = bytes[..<offset]
-            let line = before.filter { $0 == 0x0A }.count + 1
-            let column = offset - (before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
-            return "\(text) (line \(line), column \(column))"
         }
     }
 

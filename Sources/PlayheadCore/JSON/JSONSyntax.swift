@@ -1,20 +1,31 @@
 import Foundation
 
-/// A JSON syntax check (RFC 8259) that says what is wrong and at which byte, for request bodies: Foundation's
-/// parsers take a comma before `}` or `]`, and say "end of file" for a misspelled `true` or name no place for
+/// A JSON syntax check (RFC 8259) that says what is wrong and at which byte, for the daemon's request bodies
+/// and the JSON documents the player reads (ad maps, catalogue answers, SSAI tracking): Foundation's parsers
+/// take a comma before `}` or `]`, and say "end of file" for a misspelled `true` or name no place for
 /// a bad `\u` escape. The body is UTF-8 already (checked before); nesting is limited. Well-formed JSON with a
 /// key given twice in one object (JSONDecoder keeps one of them silently) fails too, naming the key's path.
-struct JSONSyntax {
+public struct JSONSyntax {
     /// What is wrong, and the byte (counted from 0) where it is seen; `offset == count` at the end. For a key
     /// given twice, `duplicateKey` is its path (`$.ads.zoneId`, `$.tags[2].id`) and `offset` the second one's.
-    struct Failure: Error, Equatable {
-        var offset: Int
-        var reason: String
-        var duplicateKey: String? = nil
+    public struct Failure: Error, Equatable, Sendable {
+        /// The byte, counted from 0, where it is seen.
+        public var offset: Int
+        /// What is wrong.
+        public var reason: String
+        /// The path of a key given twice, for that failure; nil for a syntax error.
+        public var duplicateKey: String? = nil
+
+        /// Creates a failure.
+        public init(offset: Int, reason: String, duplicateKey: String? = nil) {
+            self.offset = offset
+            self.reason = reason
+            self.duplicateKey = duplicateKey
+        }
     }
 
     /// The deepest nesting of objects and arrays taken.
-    static let maxDepth = 512
+    public static let maxDepth = 512
 
     private let bytes: [UInt8]
     private var index = 0
@@ -23,7 +34,7 @@ struct JSONSyntax {
     private var duplicate: Failure?
 
     /// Checks `bytes` as one JSON value, with nothing but whitespace around it.
-    static func check(_ bytes: [UInt8]) -> Failure? {
+    public static func check(_ bytes: [UInt8]) -> Failure? {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             return Failure(offset: 0, reason: "a byte order mark (EF BB BF): JSON is sent without one (RFC 8259 §8.1)")
         }
