@@ -106,6 +106,24 @@ private func media(_ text: String) throws -> (MediaPlaylist, [PlaylistWarning]) 
         }
     }
 
+    /// RFC 8216bis 4.4.6.4 and 4.4.6.5: session data takes VALUE or URI, not both and not neither, and a session key's
+    /// METHOD is not NONE. Each is warned on its line and kept as read (nothing was said, QA43 #5).
+    @Test func sessionDataAndKeysThatBreakTheRulesAreWarned() throws {
+        let parsed = try Playlist.parse("""
+        #EXTM3U
+        #EXT-X-SESSION-DATA:DATA-ID="com.example.both",VALUE="v",URI="x.json"
+        #EXT-X-SESSION-DATA:DATA-ID="com.example.none"
+        #EXT-X-SESSION-DATA:DATA-ID="com.example.fine",VALUE="v"
+        #EXT-X-SESSION-KEY:METHOD=NONE
+        #EXT-X-SESSION-KEY:METHOD=AES-128,URI="k.key"
+        #EXT-X-STREAM-INF:BANDWIDTH=1000
+        v.m3u8
+        """)
+        let warned = parsed.warnings.map { "\($0.line ?? 0) \($0.code)" }
+        #expect(warned == ["2 odd-value", "3 missing-attribute", "5 odd-value"], "\(parsed.warnings)")
+        #expect(parsed.playlist.multivariant?.sessionData.count == 3 && parsed.playlist.multivariant?.sessionKeys.count == 2)
+    }
+
     /// IMPORT reads only the multivariant playlist's variables and QUERYPARAM only the URL's query:
     /// the same name in the other source does not stand in for it.
     @Test func eachDefinitionReadsItsOwnSource() throws {

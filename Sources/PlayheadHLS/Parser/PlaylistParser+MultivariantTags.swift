@@ -20,13 +20,23 @@ extension PlaylistParser {
         case "EXT-X-SESSION-DATA":
             noteMultivariantOnlyTag(tag.line)
             let list = try attributes(tag)
-            multivariant.sessionData.append(SessionData(
+            let data = SessionData(
                 dataId: try required(list, "DATA-ID", tag), value: string(list, "VALUE", tag),
                 uri: string(list, "URI", tag), format: string(list, "FORMAT", tag),
-                language: string(list, "LANGUAGE", tag)))
+                language: string(list, "LANGUAGE", tag))
+            // RFC 8216bis 4.4.6.4: either VALUE or URI, not both. Kept as read.
+            if data.value != nil, data.uri != nil {
+                warn(tag.line, "odd-value", "EXT-X-SESSION-DATA DATA-ID=\"\(data.dataId.prefix(60))\" has both VALUE and URI; it takes one of them")
+            } else if data.value == nil, data.uri == nil {
+                warn(tag.line, "missing-attribute", "EXT-X-SESSION-DATA DATA-ID=\"\(data.dataId.prefix(60))\" has neither VALUE nor URI: it carries no data")
+            }
+            multivariant.sessionData.append(data)
         case "EXT-X-SESSION-KEY":
             noteMultivariantOnlyTag(tag.line)
-            multivariant.sessionKeys.append(try parseKey(tag))
+            let key = try parseKey(tag)
+            // RFC 8216bis 4.4.6.5: its METHOD must not be NONE (there is nothing to preload).
+            if key.method == .none { warn(tag.line, "odd-value", "EXT-X-SESSION-KEY METHOD=NONE: a session key names a key to load; NONE is not allowed") }
+            multivariant.sessionKeys.append(key)
         case "EXT-X-CONTENT-STEERING":
             noteMultivariantOnlyTag(tag.line)
             singleton(tag)
