@@ -28,12 +28,15 @@ public struct RenditionReader: Sendable {
     public let baseURL: String
     /// The HTTP client.
     public let client: HTTPClient
+    /// Asked for each key before it is fetched (``KeyProvider``); nil: keys are fetched.
+    public let keyProvider: (any KeyProvider)?
 
     /// Creates a reader for `playlist` loaded from `baseURL`.
-    public init(client: HTTPClient, playlist: MediaPlaylist, baseURL: String) {
+    public init(client: HTTPClient, playlist: MediaPlaylist, baseURL: String, keyProvider: (any KeyProvider)? = nil) {
         self.client = client
         self.playlist = playlist
         self.baseURL = baseURL
+        self.keyProvider = keyProvider
     }
 
     /// Fetches and decodes every segment, then drains the decoders.
@@ -47,7 +50,7 @@ public struct RenditionReader: Sendable {
     public func read(decoder: RenditionDecoder, onSegment: (SegmentOutcome) -> Void = { _ in },
                      onPacket: (Packet) -> Void = { _ in },
                      onFrame: (DecodedFrame) -> Void) async throws(PlayheadError) {
-        let fetcher = SegmentFetcher(network: LiveNetwork(client: client))
+        let fetcher = SegmentFetcher(network: LiveNetwork(client: client), keyProvider: keyProvider)
         let count = playlist.segments.count
         var next: Task<Result<FetchedSegment, PlayheadError>, Never>? = count > 0 ? prefetch(fetcher, 0) : nil
         do throws(PlayheadError) {
@@ -88,7 +91,7 @@ public struct RenditionReader: Sendable {
         guard let first = playlist.segments.first else {
             throw .unexpectedPlaylist(url: baseURL, detail: "the playlist lists no segments")
         }
-        let segment = try await SegmentFetcher(network: LiveNetwork(client: client)).fetch(first, baseURL: baseURL, at: 0)
+        let segment = try await SegmentFetcher(network: LiveNetwork(client: client), keyProvider: keyProvider).fetch(first, baseURL: baseURL, at: 0)
         var options = RenditionDecoderOptions()
         options.mode = .demux
         do {

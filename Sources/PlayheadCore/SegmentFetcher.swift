@@ -30,16 +30,18 @@ public struct FetchedSegment: Sendable {
 }
 
 /// Fetches segments through a `PlayerNetwork`: byte ranges, AES-128 keys and init sections (each key
-/// and init section fetched once and kept).
+/// and init section fetched once and kept). A ``KeyProvider`` is asked for each key first.
 public actor SegmentFetcher {
     private let network: any PlayerNetwork
+    private let keyProvider: (any KeyProvider)?
     private var keys: [String: [UInt8]] = [:]
     /// Each init section fetched (decrypted), with what is wrong with it, judged once when it came.
     private var initSections: [String: (bytes: [UInt8], problem: String?)] = [:]
 
-    /// Creates a fetcher on `network`.
-    public init(network: any PlayerNetwork) {
+    /// Creates a fetcher on `network`; `keyProvider`, when given, is asked for each key before it is fetched.
+    public init(network: any PlayerNetwork, keyProvider: (any KeyProvider)? = nil) {
         self.network = network
+        self.keyProvider = keyProvider
     }
 
     /// Fetches `segment` (whose URIs resolve against `baseURL`) at session time `seconds`, decrypts it
@@ -124,6 +126,8 @@ public actor SegmentFetcher {
     /// is not a multiple of 16, bad padding) come back as a failure: that one resource is damaged.
     private func decrypt(_ bytes: [UInt8], key: SegmentKey, mediaSequence: Int, url: String, baseURL: String,
                          at seconds: Double, elapsed: inout Double, fetched: inout Int) async throws(PlayheadError) -> Result<[UInt8], MediaError> {
+        // A DRM KEYFORMAT's SAMPLE-AES key the provider gives: the samples are encrypted as with an identity key.
+        let providedDRMKey = key.method == .sampleAES && !key.isIdentityFormat ? try await providedKey(key, url: url, baseURL: baseURL) : nil
         switch key.method {
         case .none:
             return .success(bytes)
@@ -134,7 +138,7 @@ public actor SegmentFetcher {
             } catch {
                 return .failure(error)
             }
-        case .sampleAES where key.isIdentityFormat:
+        case .sampleAES where key.isIdentityFormat || providedDRMKey != nil:
             if let why = SampleAES.unsupportedContainer(bytes) { throw .unsupported(url: url, detail: why) }
             let keyBytes = try await fetchKey(key, url: url, baseURL: baseURL, at: seconds, elapsed: &elapsed, fetched: &fetched)
             var samples = bytes
@@ -154,7 +158,7 @@ public actor SegmentFetcher {
                 ""
             }
             throw .unsupported(url: url, detail: "EXT-X-KEY METHOD=\(key.method.text)\(what) is not supported: Playhead decrypts METHOD=AES-128, "
-                + "and METHOD=SAMPLE-AES with an identity key in MPEG-TS and packed audio")
+                + "and METHOD=SAMPLE-AES in MPEG-TS and packed audio with an identity key or one a key provider (--key) gives")
         }
     }
 
@@ -167,8 +171,12 @@ public actor SegmentFetcher {
         // A data: URI is taken as written: resolving it as a URL escapes it again (% became %25).
         let keyURL = DataURL.isDataURL(keyURI) ? keyURI : try ResourceURL.resolve(keyURI, against: baseURL)
         let keyBytes: [UInt8]
+        var source = keyURL
         if let cached = keys[keyURL] {
             keyBytes = cached
+        } else if let provided = try await providedKey(key, url: url, baseURL: baseURL) {
+            keyBytes = provided
+            source = "\(keyURL) (from the key provider)"
         } else if DataURL.isDataURL(keyURL) {
             keyBytes = try DataURL.bytes(keyURL)
             keys[keyURL] = keyBytes
@@ -180,9 +188,27 @@ public actor SegmentFetcher {
             keys[keyURL] = keyBytes
         }
         guard keyBytes.count == 16 else {
-            throw .media(url: url, .decryptionFailed("\(key.method.text): the key \(keyURL) is \(keyBytes.count) bytes, expected 16"))
+            throw .media(url: url, .decryptionFailed("\(key.method.text): the key \(source) is \(keyBytes.count) bytes, expected 16"))
         }
         return keyBytes
+    }
+
+    /// The key the provider gives for `key` (kept, once per key URL), nil without a provider or when it gives
+    /// none. A provider's error is the resource's: its key cannot be had.
+    private func providedKey(_ key: SegmentKey, url: String, baseURL: String) async throws(PlayheadError) -> [UInt8]? {
+        guard let keyProvider, let keyURI = key.uri else { return nil }
+        let keyURL = DataURL.isDataURL(keyURI) ? keyURI : try ResourceURL.resolve(keyURI, against: baseURL)
+        if let cached = keys[keyURL] { return cached }
+        let request = KeyRequest(uri: keyURI, url: keyURL, method: key.method.text, keyFormat: key.keyFormat,
+                                 keyFormatVersions: key.keyFormatVersions, resourceURL: url)
+        let provided: [UInt8]?
+        do {
+            provided = try await keyProvider.key(for: request)
+        } catch {
+            throw .media(url: url, .decryptionFailed("\(key.method.text): the key provider gave no key for \(keyURL): \(error)"))
+        }
+        if let provided { keys[keyURL] = provided }
+        return provided
     }
 }
 

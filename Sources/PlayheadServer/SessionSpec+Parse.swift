@@ -6,7 +6,7 @@ extension SessionSpec {
     /// The fields the top level of a spec may have.
     static let topLevelFields: Set<String> = [
         "url", "clock", "mode", "abr", "ads", "subscribedTags", "audio", "subtitles", "sidecarSubtitles", "blackout", "ssai", "dump", "durationSeconds", "startSeconds",
-        "rate", "autoplay", "bandwidthMegabitsPerSecond", "heartbeats",
+        "rate", "autoplay", "bandwidthMegabitsPerSecond", "heartbeats", "keys",
     ]
 
     /// The largest time a spec may give (`durationSeconds`, `startSeconds`, a seek): about 31 years.
@@ -76,6 +76,17 @@ extension SessionSpec {
                 do { try TimedMetadataScanner.validate(tag) } catch { throw .invalidField("subscribedTags[\(index)]", error.description) }
             }
             spec.subscribedTags = tags
+        }
+        if let keys = try r.objectArray("keys") {
+            // Custom key delivery, as play --key: each key's URI and its 16 bytes in hexadecimal.
+            spec.keys = try keys.map { (entry: FieldReader) throws(APIError) -> SessionKey in
+                try entry.rejectUnknown(["uri", "key"])
+                guard let uri = try entry.string("uri"), !uri.isEmpty else { throw .missingField(entry.path("uri")) }
+                guard let key = try entry.string("key") else { throw .missingField(entry.path("key")) }
+                let given = SessionKey(uri: uri, key: key)
+                do throws(KeyEntryError) { _ = try StaticKeyProvider.entry(given.entry) } catch { throw .invalidField(entry.path("key"), error.reason) }
+                return given
+            }
         }
         if let audio = try r.string("audio") {
             guard !audio.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidField("audio", "must be auto, or an audio rendition's name or language") }

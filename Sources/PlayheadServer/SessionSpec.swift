@@ -80,8 +80,11 @@ public struct SessionSpec: Sendable, Codable, Equatable {
     /// Playlist tags the client subscribes to, each named with its `#`: each becomes a `timedMetadata`
     /// event (and a report entry) the first time it is seen.
     public var subscribedTags: [String] = []
-    /// The audio rendition to play: `auto` or a rendition's name or language (nil: auto).
+    /// The audio rendition to play: `auto`, `default` or a rendition's name or language (nil: auto).
     public var audio: AudioChoice?
+    /// Keys given up front (custom key delivery, as `play --key`), nil: none; kept with the spec in the
+    /// daemon's database.
+    public var keys: [SessionKey]?
     /// The subtitle track to show: `auto`, `off`, or a track's name or language (nil: auto).
     public var subtitles: SubtitleChoice?
     /// WebVTT files offered as subtitle tracks beside the item's own (nil: none).
@@ -125,8 +128,26 @@ public struct SessionSpec: Sendable, Codable, Equatable {
         configuration.sidecarSubtitles = sidecarSubtitles ?? []
         configuration.blackout = blackout
         configuration.ssai = ssai
+        if let keys, !keys.isEmpty { configuration.keyProvider = try? StaticKeyProvider(entries: keys.map(\.entry)) }
         if let minimum = abr.minBufferSeconds { configuration.buffer.minimumSeconds = minimum }
         if let maximum = abr.maxBufferSeconds { configuration.buffer.maximumSeconds = maximum }
         return configuration
+    }
+}
+
+/// A key a session is given up front (the spec's `keys`): the EXT-X-KEY URI it stands for, as the playlist
+/// writes it or resolved, and its 16 bytes as 32 hexadecimal digits.
+public struct SessionKey: Sendable, Equatable, Codable {
+    /// The key's URI.
+    public var uri: String
+    /// Its bytes, hexadecimal (a `0x` prefix allowed).
+    public var key: String
+    /// As `play --key` takes it: `URI=HEX`.
+    public var entry: String { uri + "=" + key }
+
+    /// Creates an entry.
+    public init(uri: String, key: String) {
+        self.uri = uri
+        self.key = key
     }
 }

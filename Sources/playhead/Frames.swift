@@ -53,6 +53,9 @@ struct Frames: AsyncParsableCommand {
     @Flag(help: "Let FFmpeg print its own warnings on standard error.")
     var verbose = false
 
+    @OptionGroup(title: "Keys")
+    var keyOptions: KeyOptions
+
     func validate() throws {
         if variant != nil, bandwidth != nil { throw ValidationError("give --variant or --bandwidth, not both") }
         // Demux mode decodes nothing: the framemd5 file would hold a header and no frame.
@@ -103,7 +106,7 @@ struct Frames: AsyncParsableCommand {
             if loaded.playlist.segments.isEmpty {
                 throw .unexpectedPlaylist(url: loaded.media.url, detail: "the playlist lists no segments: no frames to read")
             }
-            let reader = RenditionReader(client: client, playlist: loaded.playlist, baseURL: loaded.media.effectiveURL)
+            let reader = RenditionReader(client: client, playlist: loaded.playlist, baseURL: loaded.media.effectiveURL, keyProvider: keyOptions.provider)
             try await reader.read(decoder: decoder, onSegment: sink.segment, onPacket: sink.packet, onFrame: sink.frame)
             sink.finish(elapsed: ContinuousClock.now - started)
             if sink.damageCount > 0, loaded.playlist.segments.contains(where: { $0.key?.method == .sampleAES }) {

@@ -164,6 +164,9 @@ struct Play: AsyncParsableCommand {
     @OptionGroup(title: "Server-side ads")
     var ssai: SSAIOptions
 
+    @OptionGroup(title: "Keys")
+    var keyOptions: KeyOptions
+
     func validate() throws {
         if trace != nil, clock == .real { throw ValidationError("--trace needs --clock virtual") }
         // Demux mode decodes nothing: the framemd5 file would hold a header and no frame.
@@ -329,6 +332,7 @@ struct Play: AsyncParsableCommand {
         if ssai.isOn { configuration.ssai = SSAISettings(trackingURL: ssaiTracking) }
         configuration.subtitles = SubtitleChoice(subtitles)
         configuration.audio = AudioChoice(audio)
+        configuration.keyProvider = keyOptions.provider
         configuration.sidecarSubtitles = sidecarSubtitles.map { text in
             let parts = text.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
             // A URL, a file path, or a URL relative to the item's.

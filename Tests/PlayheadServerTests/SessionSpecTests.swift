@@ -29,6 +29,18 @@ import Testing
         #expect(configuration.subscribedTags == ["#EXT-X-DATERANGE"])
     }
 
+    /// `keys` (custom key delivery, as play --key) become the configuration's key provider.
+    @Test func keysAreRead() async throws {
+        let spec = try parse(#"{"url": "http://h/a.m3u8", "keys": [{"uri": "skd://asset-1", "key": "0x000102030405060708090A0B0C0D0E0F"}]}"#)
+        #expect(spec.keys == [SessionKey(uri: "skd://asset-1", key: "0x000102030405060708090A0B0C0D0E0F")])
+        let provider = try #require(spec.playerConfiguration.keyProvider)
+        let request = KeyRequest(uri: "skd://asset-1", url: "skd://asset-1", method: "SAMPLE-AES", keyFormat: "com.apple.streamingkeydelivery",
+                                 keyFormatVersions: "1", resourceURL: "http://h/s0.ts")
+        #expect(try await provider.key(for: request) == Array(0..<16))
+        #expect(try parse(#"{"url": "http://h/a.m3u8"}"#).playerConfiguration.keyProvider == nil)
+        #expect(try JSONDecoder().decode(SessionSpec.self, from: JSONEncoder().encode(spec)) == spec)
+    }
+
     @Test func subtitleFieldsAreRead() throws {
         let spec = try parse(#"{"url": "http://h/a.m3u8", "subtitles": "fr", "sidecarSubtitles": [{"url": "http://h/s.vtt", "language": "de", "name": "Deutsch"}]}"#)
         #expect(spec.subtitles == .track("fr"))
@@ -93,6 +105,10 @@ import Testing
             (##"{"url": "http://h/a", "blackout": {"tag": "EXT-X-BLACKOUT", "alternateURL": "http://h/s.m3u8"}}"##, "blackout.tag"),
             (##"{"url": "http://h/a", "blackout": {"tag": "#EXT-X-B", "alternateURL": "file:///etc/passwd"}}"##, "blackout.alternateURL"),
             (##"{"url": "http://h/a", "blackout": {"tag": "#EXT-X-B", "alternateURL": "http://h/s", "loop": true}}"##, "blackout.loop"),
+            (#"{"url": "http://h/a", "keys": [{"uri": "k.key", "key": "0011"}]}"#, "keys[0].key"),
+            (#"{"url": "http://h/a", "keys": [{"key": "00112233445566778899aabbccddeeff"}]}"#, "keys[0].uri"),
+            (#"{"url": "http://h/a", "keys": [{"uri": "k", "key": "00112233445566778899aabbccddeeff", "iv": "0"}]}"#, "keys[0].iv"),
+            (#"{"url": "http://h/a", "keys": {"uri": "k"}}"#, "keys"),
         ]
         for (json, field) in cases {
             #expect(throws: APIError.self) { try parse(json) }

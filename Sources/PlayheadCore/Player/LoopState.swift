@@ -208,6 +208,8 @@ struct LoopState {
     var timedMetadataIDs: Set<String> = []
     /// Timed-ID3 packets already reported (media sequence, PTS, bytes).
     var id3Seen: Set<String> = []
+    /// The keys posted as `drmMetadataChanged` (``KeyMetadata/identity``).
+    var keysSeen: Set<String> = []
     /// The alternate content's playlists, fetched once at load when blackouts are on (nil: none, or failed).
     var alternate: AdPlaylists?
     /// Why the alternate content could not be loaded (blackouts then leave the main content on).

@@ -58,7 +58,7 @@ public final class MediaPlayer: @unchecked Sendable {
         self.configuration = configuration
         self.driver = driver
         self.network = network
-        self.fetcher = SegmentFetcher(network: network)
+        self.fetcher = SegmentFetcher(network: network, keyProvider: configuration.keyProvider)
         self.scheduled = scheduled.sorted { $0.atPositionSeconds < $1.atPositionSeconds }
         var options = RenditionDecoderOptions()
         options.mode = configuration.mode

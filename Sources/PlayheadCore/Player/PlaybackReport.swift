@@ -147,6 +147,9 @@ public struct PlaybackReport: Sendable, Codable {
     /// The encryption methods the content's media playlist names for its segments (`AES-128`, `SAMPLE-AES`, …),
     /// sorted; nil when none is encrypted.
     public var encryption: [String]?
+    /// Every key the session's playlists named (EXT-X-SESSION-KEY, the content's EXT-X-KEY), in the order met:
+    /// the `drmMetadataChanged` events; nil when none.
+    public var keys: [KeyMetadata]?
     /// The most playlist warnings a report keeps: 50.
     public static let maxPlaylistWarnings = 50
     /// EXT-X-MEDIA renditions with their own playlist in a group the played variants name (alternate

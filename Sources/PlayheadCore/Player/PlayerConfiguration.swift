@@ -97,6 +97,10 @@ public struct PlayerConfiguration: Sendable {
     /// WebVTT files offered as subtitle tracks beside the item's own (sidecar subtitles), after them.
     public var sidecarSubtitles: [SidecarSubtitle] = []
 
+    /// Custom key delivery (F26): asked for each key before its URI is fetched (``KeyProvider``); nil: keys
+    /// are fetched.
+    public var keyProvider: (any KeyProvider)?
+
     /// Creates the default configuration.
     public init() {}
 

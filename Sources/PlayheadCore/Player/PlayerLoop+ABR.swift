@@ -109,6 +109,7 @@ extension MediaPlayer {
         // starts in its segment before (a preroll), not on pictures that reference the other rung's.
         state.needsKeyframe = true
         reportTimedMetadata(tracker, listed: playlist.segments.count)
+        reportKeys(of: tracker, listed: playlist.segments.count, playlistURL: url)
         updateBlackouts(tracker, listed: playlist.segments.count, now: now)
         updateSSAI(tracker)
         if !tracker.isLive { state.variantPlaylists[index] = (playlist, url) }

@@ -92,6 +92,10 @@ extension MediaPlayer {
             bus.post(.playlistLoaded(url: mediaURL, segments: media.segments.count, changed: true))
             setStatus(.initialized, now: driver.now)
             reportTimedMetadata(tracker, listed: media.segments.count)
+            if let multivariantLoaded {
+                reportKeys(multivariantLoaded.sessionKeys.map { ($0, nil) }, session: true, playlistURL: first.effectiveURL)
+            }
+            reportKeys(of: tracker, listed: media.segments.count, playlistURL: mediaURL)
             await detectOpportunities(now: driver.now)
             if let ssai = configuration.ssai {
                 report.ssai = SSAIReport(trackingURL: ssai.trackingURL)
@@ -677,6 +681,7 @@ extension MediaPlayer {
         for warning in update.warnings { bus.post(.custom(name: "playlistWarning", payload: ["url": transfer.url, "message": warning])) }
         if update.changed {
             reportTimedMetadata(tracker, listed: playlist.segments.count)
+            reportKeys(of: tracker, listed: playlist.segments.count, playlistURL: transfer.url)
             await detectOpportunities(now: now)
         }
         updateBlackouts(tracker, listed: playlist.segments.count, now: now)
