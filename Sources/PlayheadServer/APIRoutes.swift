@@ -81,6 +81,17 @@ public enum APIRoutes {
                 return HTTPReply.json("{\"accepted\":\"seek\",\"seconds\":\(seconds)}", status: 202)
             }
         }
+        router.post("/v1/sessions/:id/resume") { request, context in
+            await HTTPReply.guarded {
+                let id = try context.parameters.require("id")
+                let body = try await HTTPReply.body(of: request, limit: limit)
+                let (seconds, autoplay) = try ResumeBody.parse(body)
+                try manager.command(id, .resume(atSeconds: seconds, autoplay: autoplay))
+                var reply: [String: String] = ["accepted": "resume", "autoplay": autoplay ? "true" : "false"]
+                reply["seconds"] = seconds.map { "\($0)" }
+                return try HTTPReply.json(reply, status: 202)
+            }
+        }
         let selections: [(String, @Sendable (String) -> PlayerCommand)] = [
             ("audio", { .selectAudio(AudioChoice($0)) }), ("subtitles", { .selectSubtitles(SubtitleChoice($0)) }),
         ]
@@ -176,5 +187,20 @@ enum SeekBody {
         try reader.rejectUnknown(["seconds"])
         guard let seconds = try reader.number("seconds", minimum: 0, maximum: SessionSpec.maxSeconds) else { throw .missingField("seconds") }
         return seconds
+    }
+}
+
+/// The body of `POST …/resume`: `{"seconds": S, "autoplay": B}`, both optional (an empty body too): where to
+/// resume (default: where the playhead is, or where a failure waiting for its resume left it) and whether to
+/// play by itself (default true).
+enum ResumeBody {
+    /// Reads the position and autoplay.
+    /// - Throws: 400 naming the field at fault.
+    static func parse(_ body: Data) throws(APIError) -> (seconds: Double?, autoplay: Bool) {
+        guard !body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { return (nil, true) }
+        guard case let .object(object) = try JSONValue.body(body) else { throw .malformedJSON("the top level must be an object") }
+        let reader = FieldReader(object: object, prefix: "")
+        try reader.rejectUnknown(["seconds", "autoplay"])
+        return (try reader.number("seconds", minimum: 0, maximum: SessionSpec.maxSeconds), try reader.bool("autoplay") ?? true)
     }
 }

@@ -6,7 +6,7 @@ extension SessionSpec {
     /// The fields the top level of a spec may have.
     static let topLevelFields: Set<String> = [
         "url", "clock", "mode", "abr", "ads", "subscribedTags", "audio", "subtitles", "sidecarSubtitles", "blackout", "ssai", "dump", "durationSeconds", "startSeconds",
-        "rate", "autoplay", "bandwidthMegabitsPerSecond", "heartbeats", "keys",
+        "rate", "autoplay", "bandwidthMegabitsPerSecond", "heartbeats", "keys", "resumeAfterFailure",
     ]
 
     /// The largest time a spec may give (`durationSeconds`, `startSeconds`, a seek): about 31 years.
@@ -76,6 +76,14 @@ extension SessionSpec {
                 do { try TimedMetadataScanner.validate(tag) } catch { throw .invalidField("subscribedTags[\(index)]", error.description) }
             }
             spec.subscribedTags = tags
+        }
+        if let resume = try r.object("resumeAfterFailure") {
+            // As play --resume-after-failure: resumes allowed, and the wait before each.
+            try resume.rejectUnknown(["attempts", "delaySeconds"])
+            guard let attempts = try resume.number("attempts", minimum: 1, maximum: 1000) else { throw .missingField(resume.path("attempts")) }
+            guard attempts == attempts.rounded() else { throw .invalidField(resume.path("attempts"), "must be a whole number") }
+            let delay = try resume.number("delaySeconds", minimum: 0, maximum: 86_400) ?? ResumePolicy.defaultDelaySeconds
+            spec.resumeAfterFailure = ResumePolicy(attempts: Int(attempts), delaySeconds: delay)
         }
         if let keys = try r.objectArray("keys") {
             // Custom key delivery, as play --key: each key's URI and its 16 bytes in hexadecimal.

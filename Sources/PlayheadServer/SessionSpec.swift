@@ -82,6 +82,8 @@ public struct SessionSpec: Sendable, Codable, Equatable {
     public var subscribedTags: [String] = []
     /// The audio rendition to play: `auto`, `default` or a rendition's name or language (nil: auto).
     public var audio: AudioChoice?
+    /// Resume after a failure (F25, as `play --resume-after-failure`), nil: a failure ends the session.
+    public var resumeAfterFailure: ResumePolicy?
     /// Keys given up front (custom key delivery, as `play --key`), nil: none; kept with the spec in the
     /// daemon's database.
     public var keys: [SessionKey]?
@@ -128,6 +130,7 @@ public struct SessionSpec: Sendable, Codable, Equatable {
         configuration.sidecarSubtitles = sidecarSubtitles ?? []
         configuration.blackout = blackout
         configuration.ssai = ssai
+        configuration.resumeAfterFailure = resumeAfterFailure
         if let keys, !keys.isEmpty { configuration.keyProvider = try? StaticKeyProvider(entries: keys.map(\.entry)) }
         if let minimum = abr.minBufferSeconds { configuration.buffer.minimumSeconds = minimum }
         if let maximum = abr.maxBufferSeconds { configuration.buffer.maximumSeconds = maximum }

@@ -77,6 +77,10 @@ struct Play: AsyncParsableCommand {
     @Option(parsing: .unconditionalSingleValue, help: "AT:FOR — when the playhead reaches AT seconds by playing, pause for FOR seconds (repeatable; as for --seek).")
     var pause: [String] = []
 
+    @Option(name: .customLong("resume-after-failure"), parsing: .unconditional,
+            help: "N[:DELAY] — when the session fails after it started playing (retries spent), post failedToPlayToEnd, wait DELAY seconds (default 5) and resume where it failed (resumeBegin, then resumeComplete or resumeFail), up to N times; then the failure ends it.")
+    var resumeAfterFailure: String?
+
     @Option(parsing: .unconditional, help: "Playback rate, 0.01 to 100 (≤ 0 means 1.0).")
     var rate: Double = 1.0
 
@@ -172,6 +176,9 @@ struct Play: AsyncParsableCommand {
         // Demux mode decodes nothing: the framemd5 file would hold a header and no frame.
         if framemd5 != nil, mode == .demux { throw ValidationError("--framemd5 hashes decoded frames; --mode demux decodes none (use decode or keyframes)") }
         if variant != nil, maxBandwidth != nil { throw ValidationError("give --variant or --max-bandwidth, not both") }
+        if let resumeAfterFailure {
+            do { _ = try ResumePolicy.parse(resumeAfterFailure) } catch { throw ValidationError("--resume-after-failure \(error)") }
+        }
         do { _ = try TimedMetadataScanner(tags: subscribedTags) } catch { throw ValidationError("--subscribe-tag: \(error)") }
         if (blackoutTag == nil) != (blackoutAlternate == nil) {
             throw ValidationError("--blackout-tag and --blackout-alternate go together: the tag that signals a blackout, and what plays during it")
@@ -333,6 +340,7 @@ struct Play: AsyncParsableCommand {
         configuration.subtitles = SubtitleChoice(subtitles)
         configuration.audio = AudioChoice(audio)
         configuration.keyProvider = keyOptions.provider
+        configuration.resumeAfterFailure = resumeAfterFailure.flatMap { try? ResumePolicy.parse($0) }
         configuration.sidecarSubtitles = sidecarSubtitles.map { text in
             let parts = text.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
             // A URL, a file path, or a URL relative to the item's.

@@ -8,6 +8,8 @@ import Testing
         (["--pause", "2:inf"], "--pause takes AT:SECONDS with two finite non-negative numbers"),
         (["--seek", "nan:4"], "--seek takes AT:SECONDS"),
         (["--rate", "1e-9"], "--rate must be from 0.01 to 100.0"),
+        (["--resume-after-failure", "0"], "--resume-after-failure '0': the number of resumes must be a whole number from 1 to 1000"),
+        (["--resume-after-failure", "2:-1"], "--resume-after-failure '2:-1': the delay must be 0 to 86400 seconds"),
         (["--rate", "inf"], "--rate must be from"),
         (["--bandwidth", "nan"], "--bandwidth must be a positive number"),
         // The real clock takes the network as it is: a bandwidth given with it was ignored silently.

@@ -284,3 +284,38 @@ import Testing
         }
     }
 }
+
+/// `POST …/resume` (F25): `{"seconds", "autoplay"}`, both optional; the spec's `resumeAfterFailure`.
+@Suite struct ResumeRouteTests {
+    /// A session given a resume policy and a segment that fails four times: it resumes by itself and completes;
+    /// then a resume asked through the route re-initialises it; bad bodies are named.
+    @Test func aSessionResumesAfterAFailureAndOnRequest() async throws {
+        let origin = try LoopbackHTTPServer(root: ServerFixtures.streams)
+        defer { origin.stop() }
+        origin.setFault(.status(404), forPath: "/ts/v0/seg003.ts", times: 4)
+        let tests = BadInputTests()
+        try await tests.withAPI { client, manager in
+            let created = try await tests.post(client, #"{"url": "\#(origin.url("/ts/v0/index.m3u8"))", "autoplay": false, "mode": "demux", "clock": "virtual", "resumeAfterFailure": {"attempts": 1, "delaySeconds": 2}}"#)
+            #expect(created.status == .created)
+            let id = try #require((try JSONSerialization.jsonObject(with: Data(created.body.readableBytesView)) as? [String: Any])?["id"] as? String)
+            while (try manager.store.session(id: id)?.status) != "ready" { try await Task.sleep(for: .milliseconds(20)) }
+            for (body, field) in [(#"{"seconds": -1}"#, "seconds"), (#"{"autoplay": "yes"}"#, "autoplay"), (#"{"at": 3}"#, "at")] {
+                let response = try await client.execute(uri: "/v1/sessions/\(id)/resume", method: .post, headers: tests.auth, body: ByteBuffer(string: body))
+                #expect(response.status == .badRequest, "\(body)")
+                #expect(try tests.error(response.body)["field"] as? String == field, "\(body)")
+            }
+            let accepted = try await client.execute(uri: "/v1/sessions/\(id)/resume", method: .post, headers: tests.auth, body: ByteBuffer(string: #"{"seconds": 4}"#))
+            #expect(accepted.status == .accepted)
+            while (try manager.store.session(id: id)?.status).map({ ["completed", "error"].contains($0) }) != true { try await Task.sleep(for: .milliseconds(20)) }
+            let report = try #require(try manager.store.session(id: id)?.report)
+            #expect(report.finalStatus == .completed, "\(report.error ?? "")")
+            #expect(report.resumes?.map(\.reason) == ["command", "policy"] && report.resumes?.map(\.outcome) == ["complete", "complete"], "\(report.resumes ?? [])")
+            // Custom events are stored as `custom`, their own name in the line.
+            let names = try manager.store.events(sessionID: id).compactMap { event in
+                (try? JSONSerialization.jsonObject(with: Data(event.line.utf8)) as? [String: Any])?["name"] as? String
+            }
+            #expect(names.filter { ["failedToPlayToEnd", "resumeBegin", "resumeComplete", "resumeFail"].contains($0) }
+                        == ["resumeBegin", "resumeComplete", "failedToPlayToEnd", "resumeBegin", "resumeComplete"], "\(names)")
+        }
+    }
+}

@@ -210,6 +210,14 @@ struct LoopState {
     var id3Seen: Set<String> = []
     /// The keys posted as `drmMetadataChanged` (``KeyMetadata/identity``).
     var keysSeen: Set<String> = []
+    /// A failure waiting for its resume (``ResumePolicy``), nil when none is.
+    var pendingResume: PendingResume?
+    /// Resumes the policy has made.
+    var resumeAttempts = 0
+    /// The resume under way (index in the report's `resumes`), until its first frame or its failure.
+    var resumeUnderWay: Int?
+    /// The seek (index in the report's `seeks`) whose first frame completes that resume.
+    var resumeSeek: Int?
     /// The alternate content's playlists, fetched once at load when blackouts are on (nil: none, or failed).
     var alternate: AdPlaylists?
     /// Why the alternate content could not be loaded (blackouts then leave the main content on).

@@ -83,6 +83,9 @@ public struct PlaybackReport: Sendable, Codable {
     public var totalRebufferSeconds = 0.0
     /// Seeks asked for.
     public var seeks: [SeekRecord] = []
+    /// Each resume (F25: after a failure, by ``ResumePolicy``, or asked by a `resume` command), in order; nil
+    /// when none was.
+    public var resumes: [PlaybackResumeRecord]?
     /// Frames presented, by kind: both `video` and `audio` are always there (0 when none was), so a
     /// session that ended before its first frame has the same shape as one that played.
     public var framesPresented: [String: Int] = ["video": 0, "audio": 0]

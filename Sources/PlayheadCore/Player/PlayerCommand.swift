@@ -23,6 +23,9 @@ public enum PlayerCommand: Sendable, Equatable {
     case selectAudio(AudioChoice)
     /// Show another subtitle track, or none.
     case selectSubtitles(SubtitleChoice)
+    /// Re-initialise playback at a position (nil: where the playhead is, or where a failure waiting for its
+    /// resume left it), playing by itself when `autoplay` (Brightcove's `resumeVideoAtTime:withAutoPlay:`).
+    case resume(atSeconds: Double?, autoplay: Bool)
 }
 
 /// A command to run when the playhead reaches a position (scripted runs: `--seek AT:TO`, `--pause AT:FOR`).
@@ -50,6 +53,8 @@ public struct ScheduledCommand: Sendable, Equatable {
         case clickAd
         /// Skip the server-side ad playing (``PlayerCommand/skipAd``).
         case skipAd
+        /// Re-initialise playback at a position (``PlayerCommand/resume(atSeconds:autoplay:)``).
+        case resume(atSeconds: Double?, autoplay: Bool)
     }
 
     /// Creates a scheduled command.

@@ -97,6 +97,8 @@ public struct PlayerConfiguration: Sendable {
     /// WebVTT files offered as subtitle tracks beside the item's own (sidecar subtitles), after them.
     public var sidecarSubtitles: [SidecarSubtitle] = []
 
+    /// Resume after a failure (F25): nil, a failure ends the session.
+    public var resumeAfterFailure: ResumePolicy?
     /// Custom key delivery (F26): asked for each key before its URI is fetched (``KeyProvider``); nil: keys
     /// are fetched.
     public var keyProvider: (any KeyProvider)?

@@ -20,6 +20,8 @@ extension MediaPlayer {
             await selectAudio(choice, now: now)
         case let .selectSubtitles(choice):
             await selectSubtitles(choice, now: now)
+        case let .resume(position, autoplay):
+            resume(at: position, autoplay: autoplay, now: now)
         case .stop:
             closeAdAtEnd()
             finishSSAI()
@@ -74,6 +76,7 @@ extension MediaPlayer {
             case let .selectSubtitles(choice): state.selections.append(.selectSubtitles(choice))
             case .clickAd: if !clickSSAIAd() { clickAd(now: at) }
             case .skipAd: skipSSAIAd(now: at)
+            case let .resume(position, autoplay): resume(at: position, autoplay: autoplay, now: at)
             }
         }
     }
@@ -320,13 +323,21 @@ extension MediaPlayer {
         eventTime.turn = saved
     }
 
-    /// Ends the session in error with `notification`.
-    func fail(_ notification: PlayerNotification, now: Double) {
+    /// Ends the session in error with `notification`, unless the resume policy lets it wait for a resume
+    /// (`resumable`: false for the loop's own internal errors).
+    func fail(_ notification: PlayerNotification, now: Double, resumable: Bool = true) {
         // What ends the session is an error: a warning that did (a timeout's NETWORK_ERROR) comes as
         // PLAYBACK_ERROR with the warning inside, as the guide nests causes.
         let notification = notification.type == .error ? notification
             : PlayerNotification(code: .playbackError, metadata: notification.metadata, inner: notification, playerTime: now)
         qos.recordError()
+        let description = notification.metadata["DESCRIPTION"] ?? notification.name
+        // A session that had started waits for its resume while the policy allows one (F25).
+        if resumable, defersForResume(description, now: now) {
+            bus.post(.error(notification))
+            return
+        }
+        endResume(outcome: "fail", detail: description, now: now)
         report.error = notification.metadata["DESCRIPTION"] ?? notification.name
         bus.post(.error(notification))
         setStatus(.error, now: now, inner: notification)

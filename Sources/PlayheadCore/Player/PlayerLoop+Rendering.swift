@@ -272,6 +272,7 @@ extension MediaPlayer {
             report.seeks[index].completedAt = now
             bus.post(.seekCompleted(at: state.anchorPosition))
             notify(.seekComplete, metadata: [:], now: now)
+            seekCompleted(index, now: now)
         }
         state.anchorTime = now
         state.clockRunning = true
@@ -321,6 +322,7 @@ extension MediaPlayer {
                 report.seeks[index].firstFrameSeconds = item.timelineSeconds
                 bus.post(.seekCompleted(at: item.timelineSeconds))
                 notify(.seekComplete, metadata: [:], now: time)
+                seekCompleted(index, now: time)
             }
             if configuration.perFrameEvents { bus.post(.framePresented(pts: item.timelineSeconds, latenessSeconds: lateness)) }
         }

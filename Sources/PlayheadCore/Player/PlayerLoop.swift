@@ -18,11 +18,24 @@ extension MediaPlayer {
             turnsWithoutProgress = now == lastTime ? turnsWithoutProgress + 1 : 0
             lastTime = now
             if driver.isVirtual, turnsWithoutProgress > Self.maxTurnsWithoutProgress {
-                fail(PlayerNotification.make(.playbackError, metadata: ["DESCRIPTION": "the virtual clock stopped advancing at \(now) s (internal error)"], playerTime: now), now: now)
+                fail(PlayerNotification.make(.playbackError, metadata: ["DESCRIPTION": "the virtual clock stopped advancing at \(now) s (internal error)"], playerTime: now), now: now, resumable: false)
                 break
             }
             for command in takeCommands() { await apply(command, now: now) }
             if state.finished { break }
+            if let pending = state.pendingResume, (maxSessionSeconds.map { now < $0 } ?? true) {
+                // A failure waits for its resume (F25): nothing else moves until then.
+                guard now >= pending.at - 1e-9 else {
+                    publishSnapshot(now: now)
+                    eventTime.turn = nil
+                    let completed = await driver.wait(until: min(pending.at, maxSessionSeconds ?? .infinity))
+                    eventTime.turn = driver.now
+                    for (id, result) in completed { await handle(id, result) }
+                    lastTime = -1
+                    continue
+                }
+                resume(at: nil, autoplay: pending.autoplay, now: now)
+            }
             if let limit = maxSessionSeconds, now >= limit {
                 // As a stop command does: an ad playing now is left (adSkipped, its break ends).
                 closeAdAtEnd()
@@ -47,7 +60,7 @@ extension MediaPlayer {
             let completed = await driver.wait(until: deadline)
             eventTime.turn = driver.now
             if completed.isEmpty, deadline == nil, driver.isVirtual, state.transfers.isEmpty {
-                fail(PlayerNotification.make(.playbackError, metadata: ["DESCRIPTION": "nothing left to wait for on the virtual clock (paused with no resume?)"], playerTime: driver.now), now: driver.now)
+                fail(PlayerNotification.make(.playbackError, metadata: ["DESCRIPTION": "nothing left to wait for on the virtual clock (paused with no resume?)"], playerTime: driver.now), now: driver.now, resumable: false)
                 break
             }
             for (id, result) in completed { await handle(id, result) }

@@ -1,0 +1,95 @@
+import Foundation
+import PlayheadCore
+import PlayheadOrigin
+import PlayheadTestFixtures
+import Testing
+
+/// Resume after a failure (F25, Brightcove's resumeVideoAtTime:withAutoPlay:): a session that fails after it
+/// started playing posts `failedToPlayToEnd`, waits, and resumes where it failed (`resumeBegin`, then
+/// `resumeComplete` at the first frame or `resumeFail`), as often as the policy allows.
+@Suite struct ResumeTests {
+    func customEvents(_ run: PlayerFixtures.Run, _ names: Set<String>) -> [(time: Double, name: String, payload: [String: String])] {
+        run.events.compactMap { event in
+            if case let .custom(name, payload) = event.kind, names.contains(name) { return (event.playerTime, name, payload) }
+            return nil
+        }
+    }
+
+    static let names: Set<String> = ["failedToPlayToEnd", "resumeBegin", "resumeComplete", "resumeFail"]
+
+    /// /ts/v0 (8 segments of 4 s): segment 3 answers 404 to its first fetch and its three retries, then is
+    /// back. With one resume allowed, 5 s after the failure the session resumes at 12 s and plays to the end:
+    /// every frame after the failure is FFmpeg's, none lost, none twice.
+    @Test func aFailureResumesWhereItFailedAndPlaysToTheEnd() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let expected = await ChildProcess.ffmpegHashes(server.url("/ts/v0/index.m3u8"))
+        try #require(expected.count == 900)
+        server.setFault(.status(404), forPath: "/ts/v0/seg003.ts", times: 4)
+        let run = await PlayerFixtures.playVirtual(server.url("/ts/v0/index.m3u8"), configure: {
+            $0.abr = nil
+            $0.hashFrames = true
+            $0.resumeAfterFailure = ResumePolicy(attempts: 1, delaySeconds: 5)
+        })
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        let events = customEvents(run, Self.names)
+        #expect(events.map(\.name) == ["failedToPlayToEnd", "resumeBegin", "resumeComplete"], "\(events)")
+        guard events.count == 3 else { return }
+        #expect(events[0].payload["position"] == "12" && events[0].payload["description"]?.contains("seg003.ts") == true, "\(events[0].payload)")
+        #expect(abs(events[1].time - events[0].time - 5) < 1e-6 && events[1].payload["position"] == "12" && events[1].payload["reason"] == "policy")
+        #expect(run.presented.filter { $0.kind == .video }.map { $0.md5 ?? "" } == expected)
+        let resume = try #require(run.report.resumes?.first)
+        #expect(resume.outcome == "complete" && resume.reason == "policy" && resume.failure?.contains("seg003.ts") == true && resume.atSeconds == 12)
+        #expect(run.report.seeks.last?.automatic == "resume")
+        // The failure is in the history, but it did not end the session.
+        #expect(run.report.error == nil && run.report.statuses.allSatisfy { $0.status != .error })
+    }
+
+    /// Still failing at the resume: `resumeFail`, and with no resume left the failure ends the session as before.
+    @Test func aResumeThatFailsAgainEndsTheSessionOnceNoneIsLeft() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        server.setFault(.status(404), forPath: "/ts/v0/seg003.ts")
+        let run = await PlayerFixtures.playVirtual(server.url("/ts/v0/index.m3u8"), configure: {
+            $0.abr = nil
+            $0.mode = .demux
+            $0.resumeAfterFailure = ResumePolicy(attempts: 2, delaySeconds: 1)
+        })
+        #expect(run.report.finalStatus == .error)
+        let names = customEvents(run, Self.names).map(\.name)
+        #expect(names == ["failedToPlayToEnd", "resumeBegin", "resumeFail", "failedToPlayToEnd", "resumeBegin", "resumeFail"], "\(names)")
+        #expect(run.report.resumes?.map(\.outcome) == ["fail", "fail"])
+        #expect(run.report.error?.contains("seg003.ts") == true)
+    }
+
+    /// Without a policy a failure ends the session at once, as it always did; a failure before the first frame
+    /// (it never started playing) is not resumed either.
+    @Test func withoutAPolicyOrBeforeTheFirstFrameAFailureEndsTheSession() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        server.setFault(.status(404), forPath: "/ts/v0/seg003.ts")
+        let plain = await PlayerFixtures.playVirtual(server.url("/ts/v0/index.m3u8"), configure: { $0.abr = nil; $0.mode = .demux })
+        #expect(plain.report.finalStatus == .error && customEvents(plain, Self.names).isEmpty && plain.report.resumes == nil)
+        server.setFault(.status(404), forPath: "/ts/v0/seg000.ts")
+        let early = await PlayerFixtures.playVirtual(server.url("/ts/v0/index.m3u8"), configure: {
+            $0.abr = nil
+            $0.mode = .demux
+            $0.resumeAfterFailure = ResumePolicy(attempts: 3)
+        })
+        #expect(early.report.finalStatus == .error && customEvents(early, Self.names).isEmpty)
+    }
+
+    /// A `resume` command while playing re-initialises at the position asked: the media ahead is loaded again
+    /// from there, and it completes at its first frame.
+    @Test func aResumeCommandReloadsFromThePositionAsked() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let run = await PlayerFixtures.playVirtual(server.url("/ts/v0/index.m3u8"), configure: { $0.abr = nil; $0.mode = .demux },
+                                                   scheduled: [ScheduledCommand(atPositionSeconds: 6, action: .resume(atSeconds: 20, autoplay: true))])
+        #expect(run.report.finalStatus == .completed)
+        let events = customEvents(run, Self.names)
+        #expect(events.map(\.name) == ["resumeBegin", "resumeComplete"])
+        #expect(events.first?.payload["reason"] == "command" && events.first?.payload["position"] == "20")
+        #expect(run.report.resumes?.first?.outcome == "complete" && run.report.resumes?.first?.failure == nil)
+    }
+}
