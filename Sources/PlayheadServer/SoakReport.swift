@@ -188,8 +188,10 @@ public struct SoakReport: Sendable, Codable {
     public var settings: SoakSettings
     /// Every sample, in time order.
     public var samples: [SoakSample]
-    /// RSS growth from the first sample after warm-up to the last taken while every session still ran
-    /// (sessions ending free their memory), percent (nil if too short to say).
+    /// RSS growth after warm-up while every session still ran (sessions ending free their memory), percent
+    /// (nil if too short to say): the median of the last third of those samples against the median of the
+    /// first third (of the last and the first sample when there are fewer than six), so that the swing of
+    /// the buffers filling and draining (±7 % in a healthy run) does not decide it by where two samples fall.
     public var rssGrowthPercent: Double?
     /// Mean CPU over the samples after warm-up, percent of one core.
     public var meanCPUPercent: Double
@@ -212,8 +214,11 @@ public struct SoakReport: Sendable, Codable {
         self.samples = samples
         let warm = samples.filter { $0.elapsedSeconds >= settings.warmUpSeconds }
         let allRunning = warm.filter { $0.running >= settings.sessions }
-        if let first = allRunning.first, let last = allRunning.last, first.elapsedSeconds < last.elapsedSeconds, first.rssBytes > 0 {
-            rssGrowthPercent = (Double(last.rssBytes) / Double(first.rssBytes) - 1) * 100
+        if let first = allRunning.first, let last = allRunning.last, first.elapsedSeconds < last.elapsedSeconds {
+            let window = max(1, allRunning.count / 3)
+            let before = Self.median(allRunning.prefix(window).map { Double($0.rssBytes) })
+            let after = Self.median(allRunning.suffix(window).map { Double($0.rssBytes) })
+            if before > 0 { rssGrowthPercent = (after / before - 1) * 100 }
         }
         let cpu = warm.isEmpty ? samples : warm
         meanCPUPercent = cpu.isEmpty ? 0 : cpu.map(\.cpuPercent).reduce(0, +) / Double(cpu.count)
@@ -234,6 +239,14 @@ public struct SoakReport: Sendable, Codable {
             if session.failed { flags.append("error: session \(session.id) ended in error" + (session.error.map { ": " + $0 } ?? "")) }
         }
         self.flags = flags
+    }
+
+    /// The middle value of `values` (the mean of the two middle ones for an even count); 0 for none.
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     /// The closing text: samples over time, per-session figures, flags.

@@ -9,7 +9,7 @@ struct Soak: AsyncParsableCommand {
         discussion: """
         Prints a summary line every --interval seconds (for a live stream with how far the sessions play behind \
         the live edge, the end of the last segment listed), then a report of every sample, each session's figures \
-        and flags: RSS growing by --memory-growth-limit percent or more after warm-up, sessions that stalled (each \
+        and flags: RSS growing by --memory-growth-limit percent or more after warm-up (the median of the last third of the samples against that of the first), sessions that stalled (each \
         stall with the fetches retried in the 30 s before it and while it lasted), sessions that failed. SIGINT or SIGTERM stops the sessions and still prints and writes the report, which \
         says so. Exit status 0 when nothing was flagged, 1 otherwise, 2 usage, 128 + N stopped by signal N.
         """

@@ -87,6 +87,20 @@ import Testing
         #expect(abs((growing.rssGrowthPercent ?? -1) - 10) < 1e-4)
         #expect(growing.flags.contains { $0.hasPrefix("memory growth") })
     }
+
+    /// RSS swinging ±7 % with the buffers around a flat level (QA44 #1: a 10-session run's samples, MiB) is not a
+    /// leak: the median of the last third against that of the first (+0.8 %), not the last sample against the
+    /// first after warm-up (+5.5 %, flagged). A floor that climbs through the same swing still is one.
+    @Test func aSwingingButFlatRunIsNotALeak() {
+        let swing: [Double] = [298.9, 308.7, 324.0, 313.0, 305.2, 310.9, 322.0, 311.4, 302.1, 311.0, 321.1, 315.4]
+        let flat = SoakReport(settings: settings(), samples: swing.enumerated().map { sample(120 + Double($0.offset) * 15, running: 10, rss: $0.element) })
+        #expect(abs((flat.rssGrowthPercent ?? -1) - (313.2 / 310.85 - 1) * 100) < 1e-3, "\(flat.rssGrowthPercent ?? -1)")
+        #expect(flat.flags.isEmpty, "\(flat.flags)")
+        let leaking = SoakReport(settings: settings(), samples: swing.enumerated().map {
+            sample(120 + Double($0.offset) * 15, running: 10, rss: $0.element + Double($0.offset) * 4)
+        })
+        #expect((leaking.rssGrowthPercent ?? 0) > 10 && leaking.flags.contains { $0.hasPrefix("memory growth") }, "\(leaking.rssGrowthPercent ?? -1)")
+    }
 }
 
 /// What a soak refuses before it starts, and what its report leaves out.
