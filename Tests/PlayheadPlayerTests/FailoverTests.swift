@@ -46,6 +46,20 @@ import Testing
         }
     }
 
+    /// Every copy's playlist missing at load: the hop to the backup is said as it is made (a `failover` event),
+    /// then the session ends in error. (A hop at load was said only once a backup loaded: none here, QA44 #3.)
+    @Test func aHopAtLoadIsSaidEvenWhenTheBackupFailsToo() async throws {
+        try await serve { server in
+            server.setFault(.status(404), forPath: "/a/index.m3u8")
+            server.setFault(.status(404), forPath: "/b/index.m3u8")
+            let run = await PlayerFixtures.playVirtual(server.url("/master.m3u8"), configure: { $0.mode = .demux })
+            #expect(run.report.finalStatus == .error)
+            let moved = failovers(run)
+            #expect(moved.map { [$0["from"] ?? "", $0["to"] ?? ""] } == [[server.url("/a/index.m3u8"), server.url("/b/index.m3u8")]], "\(moved)")
+            #expect(moved.first?["reason"]?.contains("/a/index.m3u8") == true)
+        }
+    }
+
     /// The primary's playlist is missing and the backup's answers 500 once: the backup, the last one left, is
     /// retried as a lone variant's playlist is, and plays. (The session ended at that one 500.)
     @Test func theLastBackupsPlaylistIsRetriedAfterATransientError() async throws {

@@ -24,7 +24,6 @@ extension MediaPlayer {
                 guard case let .media(playlist) = try parse(transfer) else {
                     throw PlayheadError.unexpectedPlaylist(url: candidate, detail: "variant \(candidate) is not a media playlist")
                 }
-                if attempt > 0 { announceFailover(from: candidates[attempt - 1], to: candidate, reason: "\(lastError)") }
                 state.redundantURLInUse = candidate
                 if let index = state.pendingSwitch, state.ladder != nil { state.ladder!.variants[index].url = candidate }
                 return (transfer, playlist)
@@ -33,6 +32,8 @@ extension MediaPlayer {
                 guard attempt + 1 < candidates.count else { break }
                 let warning = notification(for: error, now: driver.now)
                 bus.post(.notification(PlayerNotification.make(.networkError, metadata: warning.metadata, playerTime: driver.now)))
+                // Each hop is said as it is made, as in mid-stream: only the last one was, once a backup loaded.
+                announceFailover(from: candidate, to: candidates[attempt + 1], reason: "\(error)")
             }
         }
         throw lastError
