@@ -229,27 +229,28 @@ struct FieldReader {
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) { throw .unknownField(path(unknown)) }
     }
 
-    /// The value, or nil when absent or JSON null.
-    func raw(_ key: String) -> JSONValue? {
+    /// The value, or nil when absent. JSON null is refused: no field's type allows it (it was taken as absent,
+    /// so `"clock": null` made a real-clock session without a word).
+    func raw(_ key: String) throws(APIError) -> JSONValue? {
         guard let value = object[key] else { return nil }
-        if case .null = value { return nil }
+        if case .null = value { throw .invalidField(path(key), "is null; leave the field out for its default") }
         return value
     }
 
     func string(_ key: String) throws(APIError) -> String? {
-        guard let value = raw(key) else { return nil }
+        guard let value = try raw(key) else { return nil }
         guard case let .string(text) = value else { throw .invalidField(path(key), "must be a string") }
         return text
     }
 
     func bool(_ key: String) throws(APIError) -> Bool? {
-        guard let value = raw(key) else { return nil }
+        guard let value = try raw(key) else { return nil }
         guard case let .bool(flag) = value else { throw .invalidField(path(key), "must be true or false") }
         return flag
     }
 
     func number(_ key: String, minimum: Double, maximum: Double = .greatestFiniteMagnitude) throws(APIError) -> Double? {
-        guard let value = raw(key) else { return nil }
+        guard let value = try raw(key) else { return nil }
         guard case let .number(number) = value, number.isFinite else { throw .invalidField(path(key), "must be a number") }
         guard number >= minimum else { throw .invalidField(path(key), "must be at least \(minimum)") }
         guard number <= maximum else { throw .invalidField(path(key), "must be at most \(maximum)") }
@@ -263,14 +264,14 @@ struct FieldReader {
     }
 
     func object(_ key: String) throws(APIError) -> FieldReader? {
-        guard let value = raw(key) else { return nil }
+        guard let value = try raw(key) else { return nil }
         guard case let .object(nested) = value else { throw .invalidField(path(key), "must be an object") }
         return FieldReader(object: nested, prefix: path(key))
     }
 
     /// An array of objects, each read with its index in the path (`key[2].url`).
     func objectArray(_ key: String) throws(APIError) -> [FieldReader]? {
-        guard let value = raw(key) else { return nil }
+        guard let value = try raw(key) else { return nil }
         guard case let .array(array) = value else { throw .invalidField(path(key), "must be an array of objects") }
         var result: [FieldReader] = []
         for (index, element) in array.enumerated() {
@@ -281,7 +282,7 @@ struct FieldReader {
     }
 
     func stringArray(_ key: String) throws(APIError) -> [String]? {
-        guard let value = raw(key) else { return nil }
+        guard let value = try raw(key) else { return nil }
         guard case let .array(array) = value else { throw .invalidField(path(key), "must be an array of strings") }
         var result: [String] = []
         for (index, element) in array.enumerated() {

@@ -109,6 +109,9 @@ import Testing
             (#"{"url": "http://h/a", "keys": [{"key": "00112233445566778899aabbccddeeff"}]}"#, "keys[0].uri"),
             (#"{"url": "http://h/a", "keys": [{"uri": "k", "key": "00112233445566778899aabbccddeeff", "iv": "0"}]}"#, "keys[0].iv"),
             (#"{"url": "http://h/a", "keys": {"uri": "k"}}"#, "keys"),
+            // null is no field's type (it was taken as absent: QA44 #5).
+            (#"{"url": "http://h/a", "clock": null}"#, "clock"), (#"{"url": "http://h/a", "abr": {"variant": null}}"#, "abr.variant"),
+            (#"{"url": "http://h/a", "subscribedTags": null}"#, "subscribedTags"), (#"{"url": null}"#, "url"),
             (#"{"url": "http://h/a", "resumeAfterFailure": {"attempts": 0}}"#, "resumeAfterFailure.attempts"),
             (#"{"url": "http://h/a", "resumeAfterFailure": {"attempts": 1.5}}"#, "resumeAfterFailure.attempts"),
             (#"{"url": "http://h/a", "resumeAfterFailure": {"attempts": 1, "delaySeconds": -1}}"#, "resumeAfterFailure.delaySeconds"),
