@@ -224,13 +224,16 @@ final class DaemonSoakTarget: SoakTarget {
             if let live = object["live"] as? [String: Any] {
                 figure.rebuffers = live["rebufferCount"] as? Int ?? figure.rebuffers
                 figure.positionSeconds = live["positionSeconds"] as? Double ?? figure.positionSeconds
+                // Its stalls in detail, and how far it plays behind a live edge, as an in-process session's: from
+                // its report so far.
+                let report = try LoopbackHTTPClient.send("GET", server + "/v1/sessions/\(id)/report", headers: headers)
+                if report.status == 200, let so = try? JSONDecoder().decode(PlaybackReport.self, from: report.body) { figure.take(so) }
             } else if ["completed", "stopped", "error"].contains(status), !finalRead.withLock({ $0.contains(id) }) {
                 // Ended between two samples: its last figures are in its report, read once.
                 let report = try LoopbackHTTPClient.send("GET", server + "/v1/sessions/\(id)/report", headers: headers)
-                if report.status == 200, let fields = (try? JSONSerialization.jsonObject(with: report.body)) as? [String: Any] {
-                    figure.positionSeconds = fields["positionSeconds"] as? Double ?? figure.positionSeconds
-                    figure.error = fields["error"] as? String
-                    figure.rebuffers = (fields["rebuffers"] as? [Any])?.count ?? figure.rebuffers
+                if report.status == 200, let final = try? JSONDecoder().decode(PlaybackReport.self, from: report.body) {
+                    figure.take(final)
+                    figure.error = final.error
                     finalRead.withLock { _ = $0.insert(id) }
                 }
             }
@@ -254,5 +257,31 @@ final class DaemonSoakTarget: SoakTarget {
             return Double(line.split(separator: " ").last ?? "") ?? 0
         }
         return 0
+    }
+}
+
+extension SoakSessionFigures {
+    /// Takes a daemon session's figures from its report (so far, or final): rebuffers, position, and each
+    /// stall with the fetches retried around it (its NETWORK_ERROR warnings), and the live-edge distance.
+    /// The last segment before a stall is not in a report: said as unknown.
+    mutating func take(_ report: PlaybackReport) {
+        rebuffers = report.rebuffers.count
+        positionSeconds = report.positionSeconds
+        var details = StallDetails()
+        // In session-time order; at one time a retry comes before the stall it belongs to, an end last.
+        var steps: [(at: Double, order: Int, apply: (inout StallDetails) -> Void)] = []
+        for notification in report.notifications where notification.code == .networkError {
+            let at = notification.playerTime
+            let text = String(format: "%.1f s: ", at) + (notification.metadata["DESCRIPTION"] ?? notification.name)
+            steps.append((at, 0, { $0.retried(at: at, text) }))
+        }
+        for stall in report.rebuffers {
+            steps.append((stall.startSeconds, 1, { $0.stalled(at: stall.startSeconds, position: stall.positionSeconds) }))
+            if let end = stall.endSeconds { steps.append((end, 2, { $0.recovered(after: stall.durationSeconds) })) }
+        }
+        for step in steps.sorted(by: { ($0.at, $0.order) < ($1.at, $1.order) }) { step.apply(&details) }
+        stalls = details.stalls
+        networkErrors = details.networkErrors
+        edgeDistanceSeconds = report.isLive ? report.liveEdgeDistanceSeconds.map { max(0, $0) } : nil
     }
 }

@@ -1,6 +1,6 @@
 @testable import PlayheadServer
 import Foundation
-import PlayheadCore
+@testable import PlayheadCore
 import Testing
 
 /// How a soak's report judges memory and stalls from its samples.
@@ -86,6 +86,30 @@ import Testing
                                                                 sample(300, running: 0, rss: 90)])
         #expect(abs((growing.rssGrowthPercent ?? -1) - 10) < 1e-4)
         #expect(growing.flags.contains { $0.hasPrefix("memory growth") })
+    }
+
+    /// A daemon session's figures come from its report: each stall with the fetches retried around it, and the
+    /// live-edge distance (QA44 #4: `soak --server` flagged "rebuffered once" and nothing more).
+    @Test func aDaemonSessionsStallsAreTakenFromItsReport() {
+        var report = PlaybackReport(url: "http://h/live.m3u8", clock: "real", mode: "demux")
+        report.isLive = true
+        report.liveEdgeDistanceSeconds = 8.25
+        report.positionSeconds = 30
+        report.rebuffers = [RebufferRecord(startSeconds: 16, endSeconds: 20.4, positionSeconds: 16, durationSeconds: 4.4)]
+        report.notifications = [
+            PlayerNotification(code: .networkError, metadata: ["DESCRIPTION": "stall timeout for seg004.ts"], playerTime: 19.4),
+            PlayerNotification(code: .networkError, metadata: ["DESCRIPTION": "long before"], playerTime: -20),
+            PlayerNotification(code: .playbackError, metadata: ["DESCRIPTION": "not a retry"], playerTime: 17),
+        ]
+        var figures = SoakSessionFigures(id: "9a3e", status: "playing", rebuffers: 0, failed: false, positionSeconds: 0)
+        figures.take(report)
+        #expect(figures.rebuffers == 1 && figures.positionSeconds == 30 && figures.edgeDistanceSeconds == 8.25)
+        #expect(figures.stalls == [SoakStall(atSeconds: 16, positionSeconds: 16, durationSeconds: 4.4, retriedFetches: ["19.4 s: stall timeout for seg004.ts"])],
+                "\(figures.stalls ?? [])")
+        let last = SoakSample(elapsedSeconds: 120, running: 10, rebuffers: 1, errors: 0, cpuPercent: 10, rssBytes: 100 << 20, sessions: [figures])
+        let flagged = SoakReport(settings: settings(), samples: [last]).flags
+        #expect(flagged.contains { $0.hasPrefix("stalls: session 9a3e rebuffered once: at 16.0 s (position 16.0 s, 4.40 s; last segment ?); retried fetches around it: 19.4 s: stall timeout") },
+                "\(flagged)")
     }
 
     /// RSS swinging ±7 % with the buffers around a flat level (QA44 #1: a 10-session run's samples, MiB) is not a
