@@ -28,6 +28,12 @@ import Testing
         #expect(abs(run.report.positionSeconds - Double(reference.count) * frameSeconds) < 1e-6, "\(run.report.positionSeconds)")
         #expect(abs(run.report.mediaSeconds - Double(reference.count) * frameSeconds) < 1e-6, "\(run.report.mediaSeconds)")
         #expect(run.report.rebuffers.isEmpty)
+        #expect(mediaTypes(run) == ["audio"])
+    }
+
+    /// Brightcove's determinedMediaType, once per session unless a later segment changes it.
+    func mediaTypes(_ run: PlayerFixtures.Run) -> [String] {
+        run.events.compactMap { if case let .custom("determinedMediaType", payload) = $0.kind { payload["mediaType"] } else { nil } }
     }
 
     /// The audio-only variant is listed first and is the lowest: ABR starts on a video variant, never the
@@ -40,6 +46,7 @@ import Testing
         #expect(!run.report.bitrateSwitches.isEmpty && run.report.bitrateSwitches.allSatisfy { $0.toBitsPerSecond != 70400 })
         #expect(run.report.framesPresented["video"] == 900)
         #expect(run.eventLines.contains { $0.contains("audioOnlyVariantsLeftOut") && $0.contains("audioonly/ts/index.m3u8") })
+        #expect(mediaTypes(run) == ["audioVideo"])
     }
 
     /// check-ads checks video frames: on audio-only content it says so and stops (it judged audio frames as

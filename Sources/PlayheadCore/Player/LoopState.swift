@@ -210,6 +210,8 @@ struct LoopState {
     var id3Seen: Set<String> = []
     /// The keys posted as `drmMetadataChanged` (``KeyMetadata/identity``).
     var keysSeen: Set<String> = []
+    /// The media type last said by `determinedMediaType` (audio, audioVideo, video).
+    var determinedMediaType: String?
     /// A failure waiting for its resume (``ResumePolicy``), nil when none is.
     var pendingResume: PendingResume?
     /// Resumes the policy has made.

@@ -537,6 +537,13 @@ extension MediaPlayer {
                 // An audio-only rendition: its audio paces playback (it failed with "gave no video").
                 state.audioOnly = master == .audio && demuxed.streams.contains { $0.kind == .audio }
                 report.audioOnly = state.audioOnly
+                // Brightcove's determinedMediaType: said once, at the first content segment (and again if a
+                // later one changes it: an audio-only rung chosen by ABR).
+                let mediaType = state.audioOnly ? "audio" : master == .video && demuxed.streams.contains { $0.kind == .audio } ? "audioVideo" : master == .video ? "video" : "none"
+                if state.determinedMediaType != mediaType {
+                    state.determinedMediaType = mediaType
+                    bus.post(.custom(name: "determinedMediaType", payload: ["mediaType": mediaType, "url": transfer.url]))
+                }
             }
             guard let span = demuxed.timeSpan(of: master) else {
                 report.damage.append("\(transfer.url): no timed \(master.rawValue) packets")
