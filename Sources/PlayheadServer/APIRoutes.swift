@@ -76,9 +76,25 @@ public enum APIRoutes {
         router.post("/v1/sessions/:id/seek") { request, context in
             await HTTPReply.guarded {
                 let id = try context.parameters.require("id")
-                let seconds = try SeekBody.parse(try await HTTPReply.body(of: request, limit: limit))
-                try manager.command(id, .seek(toSeconds: seconds))
-                return HTTPReply.json("{\"accepted\":\"seek\",\"seconds\":\(seconds)}", status: 202)
+                let (seconds, local) = try SeekBody.parse(try await HTTPReply.body(of: request, limit: limit))
+                try manager.command(id, local ? .seekToLocal(seconds: seconds) : .seek(toSeconds: seconds))
+                return HTTPReply.json("{\"accepted\":\"seek\",\"seconds\":\(seconds)\(local ? ",\"local\":true" : "")}", status: 202)
+            }
+        }
+        router.post("/v1/sessions/:id/rate") { request, context in
+            await HTTPReply.guarded {
+                let id = try context.parameters.require("id")
+                let rate = try RateBody.parse(try await HTTPReply.body(of: request, limit: limit))
+                try manager.command(id, .setRate(rate))
+                return HTTPReply.json("{\"accepted\":\"rate\",\"rate\":\(rate)}", status: 202)
+            }
+        }
+        router.post("/v1/sessions/:id/replace") { request, context in
+            await HTTPReply.guarded {
+                let id = try context.parameters.require("id")
+                let url = try ReplaceBody.parse(try await HTTPReply.body(of: request, limit: limit))
+                try manager.command(id, .replaceItem(url: url))
+                return try HTTPReply.json(["accepted": "replace", "url": url], status: 202)
             }
         }
         router.post("/v1/sessions/:id/resume") { request, context in
@@ -179,14 +195,42 @@ enum TrackBody {
 
 /// The body of `POST …/seek`: `{"seconds": 12.5}`.
 enum SeekBody {
-    /// Reads the target position.
+    /// Reads the target position, and whether it is local (content) time (`"local": true`, PSDK
+    /// seekToLocalTime: ads not counted) rather than the playback timeline's.
     /// - Throws: 400 naming `seconds` (or the unknown field).
+    static func parse(_ body: Data) throws(APIError) -> (seconds: Double, local: Bool) {
+        guard case let .object(object) = try JSONValue.body(body) else { throw .malformedJSON("the top level must be an object") }
+        let reader = FieldReader(object: object, prefix: "")
+        try reader.rejectUnknown(["seconds", "local"])
+        guard let seconds = try reader.number("seconds", minimum: 0, maximum: SessionSpec.maxSeconds) else { throw .missingField("seconds") }
+        return (seconds, try reader.bool("local") ?? false)
+    }
+}
+
+/// The body of `POST …/rate`: `{"rate": R}`, 0.01 to 100 (as a session's `rate`).
+enum RateBody {
+    /// Reads the rate.
+    /// - Throws: 400 naming `rate` (or the unknown field).
     static func parse(_ body: Data) throws(APIError) -> Double {
         guard case let .object(object) = try JSONValue.body(body) else { throw .malformedJSON("the top level must be an object") }
         let reader = FieldReader(object: object, prefix: "")
-        try reader.rejectUnknown(["seconds"])
-        guard let seconds = try reader.number("seconds", minimum: 0, maximum: SessionSpec.maxSeconds) else { throw .missingField("seconds") }
-        return seconds
+        try reader.rejectUnknown(["rate"])
+        guard let rate = try reader.number("rate", minimum: PlayerConfiguration.rateRange.lowerBound, maximum: PlayerConfiguration.rateRange.upperBound) else { throw .missingField("rate") }
+        return rate
+    }
+}
+
+/// The body of `POST …/replace`: `{"url": U}`, an absolute http(s) URL (as a session's `url`).
+enum ReplaceBody {
+    /// Reads the new item's URL.
+    /// - Throws: 400 naming `url` (or the unknown field).
+    static func parse(_ body: Data) throws(APIError) -> String {
+        guard case let .object(object) = try JSONValue.body(body) else { throw .malformedJSON("the top level must be an object") }
+        let reader = FieldReader(object: object, prefix: "")
+        try reader.rejectUnknown(["url"])
+        guard let url = try reader.string("url") else { throw .missingField("url") }
+        try SessionSpec.validate(url: url, field: "url")
+        return url
     }
 }
 

@@ -134,9 +134,11 @@ final class PlaybackSession: Sendable {
 
     /// What `GET /v1/sessions/{id}` adds for a running session.
     var live: LiveFigures {
-        LiveFigures(status: player.status.rawValue, positionSeconds: player.currentTime, durationSeconds: player.duration,
-                    isLive: player.isLive, playbackInformation: player.playbackInformation,
-                    lastSequence: player.bus.lastSequence, rebufferCount: counts.withLock { $0.stalls })
+        let seekable = player.seekableRange
+        return LiveFigures(status: player.status.rawValue, positionSeconds: player.currentTime, durationSeconds: player.duration,
+                           isLive: player.isLive, playbackInformation: player.playbackInformation,
+                           lastSequence: player.bus.lastSequence, rebufferCount: counts.withLock { $0.stalls },
+                           localSeconds: player.localTime, seekableStartSeconds: seekable?.lowerBound, seekableEndSeconds: seekable?.upperBound)
     }
 }
 
@@ -164,4 +166,10 @@ public struct LiveFigures: Sendable, Codable, Equatable {
     public var lastSequence: Int
     /// Rebuffers (stalls after playback started) so far.
     public var rebufferCount: Int
+    /// The position in local (content) time: ads not counted (PSDK localTime).
+    public var localSeconds: Double? = nil
+    /// The seekable range's start, timeline seconds (nil while unknown).
+    public var seekableStartSeconds: Double? = nil
+    /// The seekable range's end, timeline seconds (nil while unknown).
+    public var seekableEndSeconds: Double? = nil
 }

@@ -319,3 +319,39 @@ import Testing
         }
     }
 }
+
+/// `POST …/rate`, `…/replace` and `…/seek` with `local` (F4): the player's rate, replace-item and seekToLocalTime
+/// controls, library-only before (the audit); a running session's figures give its local time and seekable range.
+@Suite struct PlayerControlRouteTests {
+    @Test func rateReplaceAndLocalSeekReachThePlayer() async throws {
+        let origin = try LoopbackHTTPServer(root: ServerFixtures.streams)
+        defer { origin.stop() }
+        let tests = BadInputTests()
+        try await tests.withAPI { client, manager in
+            let created = try await tests.post(client, #"{"url": "\#(origin.url("/ts/v0/index.m3u8"))", "autoplay": false, "mode": "demux", "clock": "virtual"}"#)
+            #expect(created.status == .created)
+            let id = try #require((try JSONSerialization.jsonObject(with: Data(created.body.readableBytesView)) as? [String: Any])?["id"] as? String)
+            while (try manager.store.session(id: id)?.status) != "ready" { try await Task.sleep(for: .milliseconds(20)) }
+            for (path, body, field) in [("rate", #"{"rate": 0}"#, "rate"), ("rate", "{}", "rate"), ("replace", #"{"url": "ftp://h/x.m3u8"}"#, "url"),
+                                        ("seek", #"{"seconds": 3, "local": 1}"#, "local")] {
+                let response = try await client.execute(uri: "/v1/sessions/\(id)/\(path)", method: .post, headers: tests.auth, body: ByteBuffer(string: body))
+                #expect(response.status == .badRequest, "\(path) \(body)")
+                #expect(try tests.error(response.body)["field"] as? String == field, "\(path) \(body)")
+            }
+            let shown = try await client.execute(uri: "/v1/sessions/\(id)", method: .get, headers: tests.auth)
+            let live = (try JSONSerialization.jsonObject(with: Data(shown.body.readableBytesView)) as? [String: Any])?["live"] as? [String: Any]
+            #expect(live?["localSeconds"] as? Double == 0 && live?["seekableEndSeconds"] as? Double == 30, "\(live ?? [:])")
+            let replaced = origin.url("/ts/v1/index.m3u8")
+            for (path, body) in [("rate", #"{"rate": 2}"#), ("replace", #"{"url": "\#(replaced)"}"#), ("seek", #"{"seconds": 20, "local": true}"#)] {
+                let response = try await client.execute(uri: "/v1/sessions/\(id)/\(path)", method: .post, headers: tests.auth, body: ByteBuffer(string: body))
+                #expect(response.status == .accepted, "\(path)")
+            }
+            #expect(try await client.execute(uri: "/v1/sessions/\(id)/play", method: .post, headers: tests.auth).status == .accepted)
+            while (try manager.store.session(id: id)?.status).map({ ["completed", "error"].contains($0) }) != true { try await Task.sleep(for: .milliseconds(20)) }
+            let report = try #require(try manager.store.session(id: id)?.report)
+            #expect(report.finalStatus == .completed, "\(report.error ?? "")")
+            #expect(report.url == replaced && report.mediaPlaylistURL == replaced)
+            #expect(report.seeks.first?.toSeconds == 20 && report.framesPresented["video"] == 300, "\(report.seeks) \(report.framesPresented)")
+        }
+    }
+}

@@ -130,7 +130,8 @@ import Testing
     }
 
     @Test func aSeekBeyondAnyItemIsRefused() throws {
-        #expect(try SeekBody.parse(Data(#"{"seconds": 12.5}"#.utf8)) == 12.5)
+        #expect(try SeekBody.parse(Data(#"{"seconds": 12.5}"#.utf8)) == (12.5, false))
+        #expect(try SeekBody.parse(Data(#"{"seconds": 12.5, "local": true}"#.utf8)) == (12.5, true))
         do {
             _ = try SeekBody.parse(Data(#"{"seconds": 1e12}"#.utf8))
             Issue.record("a seek to 1e12 s was accepted")
