@@ -5,7 +5,8 @@ extension MediaPlayer {
     func apply(_ command: PlayerCommand, now: Double) async {
         switch command {
         case .play:
-            startPlaying(now: now)
+            // A failure waiting for its resume (F25): play resumes now, where it failed.
+            if state.pendingResume != nil { resume(at: nil, autoplay: true, now: now) } else { startPlaying(now: now) }
         case .pause:
             pausePlayback(now: now)
         case let .seek(target):
