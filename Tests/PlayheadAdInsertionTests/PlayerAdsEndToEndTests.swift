@@ -215,8 +215,10 @@ import Testing
         let tracker = BeaconTracker(client: client, bus: player.bus)
         let clicks = LockedBox<[(AdEventInfo, String?)]>([])
         let companions = LockedBox<[AdCompanion]>([])
+        let posted = LockedBox<[[String: String]]>([])
         let subscription = player.bus.subscribe { event in
             switch event.kind {
+            case let .custom("adCompanions", payload): posted.set(posted.get() + [payload])
             case .timelineChanged: tracker.update(timeline: player.timeline)
             case let .adStarted(info):
                 companions.set(tracker.companions(for: info))
@@ -237,6 +239,10 @@ import Testing
         #expect(server.beacons.filter { $0.event == "click" }.compactMap { $0.parameter("ad") } == ["clicked"])
         // The companion banner came with the ad.
         #expect(companions.get().map(\.width) == [300] && companions.get().first?.height == 250)
+        // And headless, as an event: the ad's companions as JSON, at its start.
+        #expect(posted.get().count == 1 && posted.get().first?["adId"] == "clicked", "\(posted.get())")
+        let decoded = try posted.get().first.flatMap { try JSONDecoder().decode([AdCompanion].self, from: Data(($0["companions"] ?? "").utf8)) }
+        #expect(decoded == companions.get())
     }
 
     /// The 60 s stream with a 30 s CUE-OUT at 10 s, played live.

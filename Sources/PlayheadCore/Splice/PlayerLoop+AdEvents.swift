@@ -1,3 +1,4 @@
+import Foundation
 import PlayheadMedia
 
 /// Ad events and boundary records, driven by the frames actually presented: an ad starts when its
@@ -131,6 +132,21 @@ extension MediaPlayer {
         if let index = state.blackoutIndex[breakId] { report.blackouts[index].alternateLoops += 1; return }
         guard let info = adInfo(breakId: breakId, adIndex: adIndex, offset: frame.sourceSeconds, pts: frame.ptsSeconds) else { return }
         bus.post(.adStarted(info))
+        postCompanions(of: info)
+    }
+
+    /// The companion banners of the ad that started (F15, the PSDK's companions exposed on ad start): a custom
+    /// `adCompanions` event with the ad's ids and its companions as JSON (size, slot, resources, click-through,
+    /// click and view tracking). Nothing is shown headless, so no view beacon fires by itself.
+    private func postCompanions(of info: AdEventInfo) {
+        guard let index = state.timeline.index(ofBreak: info.breakId), state.timeline.breaks[index].ads.indices.contains(info.adIndex) else { return }
+        let companions = state.timeline.breaks[index].ads[info.adIndex].companions
+        guard !companions.isEmpty else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let json = try? encoder.encode(companions) else { return }
+        bus.post(.custom(name: "adCompanions", payload: ["breakId": info.breakId, "adId": info.adId, "adIndex": String(info.adIndex),
+                                                          "companions": String(decoding: json, as: UTF8.self)]))
     }
 
     /// Leaves an ad: completed when its last frame reached its end, else skipped; nothing when it was
