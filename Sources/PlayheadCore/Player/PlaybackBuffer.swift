@@ -38,6 +38,18 @@ final class BufferedSegment {
     }
 
     var isConsumed: Bool { nextPacket >= demuxed.packets.count }
+
+    /// Where its media of each kind ends on the timeline (its timestamps laid on its placement, which follows
+    /// its master kind); worked out once.
+    lazy var timelineEnds: [MediaKind: Double] = {
+        let master: MediaKind = demuxed.streams.contains { $0.kind == .video } ? .video : .audio
+        guard let masterSpan = demuxed.timeSpan(of: master) else { return [:] }
+        var ends: [MediaKind: Double] = [:]
+        for kind in [MediaKind.video, .audio] {
+            if let span = demuxed.timeSpan(of: kind) { ends[kind] = timelineStart + (span.end - masterSpan.start) }
+        }
+        return ends
+    }()
 }
 
 /// The forward buffer of demuxed segments in playback order, and a capped back buffer of segments
@@ -58,6 +70,16 @@ final class PlaybackBuffer {
 
     /// Content time where the buffered media ends (nil when nothing is buffered).
     var bufferedEnd: Double? { forward.last?.timelineEnd }
+
+    /// Seconds of each kind of media (video, audio) buffered ahead of `position`: where the last forward
+    /// segment holding that kind ends it (``BufferedSegment/timelineEnds``); no entry for a kind none holds.
+    func levels(at position: Double) -> [MediaKind: Double] {
+        var levels: [MediaKind: Double] = [:]
+        for segment in forward.reversed() where levels.count < 2 {
+            for (kind, end) in segment.timelineEnds where levels[kind] == nil { levels[kind] = max(0, end - position) }
+        }
+        return levels
+    }
 
     /// Seconds of media buffered ahead of `position`.
     func level(at position: Double) -> Double {

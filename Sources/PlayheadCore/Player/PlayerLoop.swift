@@ -167,7 +167,8 @@ extension MediaPlayer {
 
     func publishSnapshot(now: Double) {
         let position = state.position(at: now)
-        qos.setBufferLength(buffer.level(at: position))
+        let levels = buffer.levels(at: position)
+        qos.setBufferLength(buffer.level(at: position), video: levels[.video], audio: levels[.audio])
         let information = qos.information(at: now)
         let tracker = state.tracker
         let status = state.status

@@ -34,6 +34,12 @@ public struct PlaybackInformation: Sendable, Codable, Equatable {
     public var totalBufferingSeconds: Double
     /// Media buffered ahead of the playhead, in seconds.
     public var bufferLengthSeconds: Double
+    /// Video buffered ahead of the playhead, in seconds of demuxed video (nil when none is buffered or the item
+    /// has none).
+    public var videoBufferSeconds: Double?
+    /// Audio buffered ahead of the playhead, in seconds of demuxed audio (the alternate rendition's joined to the
+    /// video included; nil when none is buffered).
+    public var audioBufferSeconds: Double?
     /// Bytes transferred since the session began.
     public var bytesDownloaded: Int
     /// Segments transferred since the session began.
@@ -52,8 +58,11 @@ public struct PlaybackInformation: Sendable, Codable, Equatable {
         droppedFrameCount: Int = 0, presentedFrameCount: Int = 0, timeToFirstByteSeconds: Double? = nil,
         timeToFirstFrameSeconds: Double? = nil, bufferingCount: Int = 0, totalBufferingSeconds: Double = 0,
         bufferLengthSeconds: Double = 0, bytesDownloaded: Int = 0, segmentsDownloaded: Int = 0,
-        errorCount: Int = 0, recentTimeToFirstByteSeconds: Double? = nil, playerTime: Double
+        errorCount: Int = 0, recentTimeToFirstByteSeconds: Double? = nil, playerTime: Double,
+        videoBufferSeconds: Double? = nil, audioBufferSeconds: Double? = nil
     ) {
+        self.videoBufferSeconds = videoBufferSeconds
+        self.audioBufferSeconds = audioBufferSeconds
         self.recentTimeToFirstByteSeconds = recentTimeToFirstByteSeconds
         self.observedBitrate = observedBitrate
         self.profileBitrate = profileBitrate

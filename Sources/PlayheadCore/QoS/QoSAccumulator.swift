@@ -34,6 +34,8 @@ public struct QoSAccumulator: Sendable {
     private var bufferingCount = 0
     private var completedBufferingSeconds = 0.0
     private var bufferLengthSeconds = 0.0
+    private var videoBufferSeconds: Double?
+    private var audioBufferSeconds: Double?
     private var profileBitrate: Int?
     private var bytesDownloaded = 0
     private var segmentsDownloaded = 0
@@ -115,8 +117,12 @@ public struct QoSAccumulator: Sendable {
     /// Sets the current variant's declared bitrate in bits per second.
     public mutating func setProfileBitrate(_ bitsPerSecond: Int?) { profileBitrate = bitsPerSecond }
 
-    /// Sets the media buffered ahead of the playhead, in seconds.
-    public mutating func setBufferLength(_ seconds: Double) { bufferLengthSeconds = seconds }
+    /// Sets the media buffered ahead of the playhead, in seconds, and per track (video, audio; nil for none).
+    public mutating func setBufferLength(_ seconds: Double, video: Double? = nil, audio: Double? = nil) {
+        bufferLengthSeconds = seconds
+        videoBufferSeconds = video
+        audioBufferSeconds = audio
+    }
 
     // MARK: Reading
 
@@ -153,7 +159,7 @@ public struct QoSAccumulator: Sendable {
             segmentsDownloaded: segmentsDownloaded,
             errorCount: errorCount,
             recentTimeToFirstByteSeconds: firstBytes.isEmpty ? nil : firstBytes.reduce(0, +) / Double(firstBytes.count),
-            playerTime: playerTime)
+            playerTime: playerTime, videoBufferSeconds: videoBufferSeconds, audioBufferSeconds: audioBufferSeconds)
     }
 
     /// Takes a sample when `playerTime` has reached the next whole second (0, 1, 2, …): at most
