@@ -103,9 +103,7 @@ public enum APIRoutes {
                 let body = try await HTTPReply.body(of: request, limit: limit)
                 let (seconds, autoplay) = try ResumeBody.parse(body)
                 try manager.command(id, .resume(atSeconds: seconds, autoplay: autoplay))
-                var reply: [String: String] = ["accepted": "resume", "autoplay": autoplay ? "true" : "false"]
-                reply["seconds"] = seconds.map { "\($0)" }
-                return try HTTPReply.json(reply, status: 202)
+                return HTTPReply.json("{\"accepted\":\"resume\",\"autoplay\":\(autoplay)" + (seconds.map { ",\"seconds\":\($0)" } ?? "") + "}", status: 202)
             }
         }
         let selections: [(String, @Sendable (String) -> PlayerCommand)] = [

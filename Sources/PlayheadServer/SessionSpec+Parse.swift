@@ -233,7 +233,7 @@ struct FieldReader {
     /// so `"clock": null` made a real-clock session without a word).
     func raw(_ key: String) throws(APIError) -> JSONValue? {
         guard let value = object[key] else { return nil }
-        if case .null = value { throw .invalidField(path(key), "is null; leave the field out for its default") }
+        if case .null = value { throw .invalidField(path(key), "is null: give a value (or leave out a field that has a default)") }
         return value
     }
 

@@ -73,7 +73,8 @@ struct AdServerCommand: AsyncParsableCommand {
         }
         if let demoAd {
             let (adPath, seconds) = try Self.demo(demoAd)
-            let mediaURL = adPath.hasPrefix("http") ? adPath : server.url(adPath)
+            // A path below --media with or without its leading '/' (ad/v1/index.m3u8 gave http://127.0.0.1:PORTad/v1/…).
+            let mediaURL = adPath.hasPrefix("http://") || adPath.hasPrefix("https://") ? adPath : server.url(adPath.hasPrefix("/") ? adPath : "/" + adPath)
             let ad = AdDocuments.tracked(id: "demo-ad", durationSeconds: seconds, mediaURL: mediaURL, server: server)
             server.register(AdDocuments.vast([ad]), at: "/vast")
             server.register(AdDocuments.vmap([

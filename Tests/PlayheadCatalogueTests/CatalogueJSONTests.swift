@@ -157,6 +157,8 @@ import Testing
         let single = CatalogueJSON.errorEntry(from: Array(#"{"error_code": "ACCESS_DENIED", "error_subcode": "TOKEN_REQUIRED"}"#.utf8))
         #expect(single?.code == "ACCESS_DENIED" && single?.subcode == "TOKEN_REQUIRED")
         #expect(CatalogueJSON.errorEntry(from: Array("<html>502</html>".utf8)) == nil)
+        // Strictly JSON, as every answer (QA46 #6: a comma before "]" was taken).
+        #expect(CatalogueJSON.errorEntry(from: Array(#"[{"error_code": "ACCESS_DENIED"},]"#.utf8)) == nil)
         #expect(CatalogueJSON.errorEntry(from: Array("[]".utf8)) == nil)
     }
 }

@@ -60,6 +60,9 @@ import Testing
         #expect(names == ["failedToPlayToEnd", "resumeBegin", "resumeFail", "failedToPlayToEnd", "resumeBegin", "resumeFail"], "\(names)")
         #expect(run.report.resumes?.map(\.outcome) == ["fail", "fail"])
         #expect(run.report.error?.contains("seg003.ts") == true)
+        // A resume's seek that gave no frame is not completed (QA46 #5: seekCompleted came before the failure).
+        #expect(run.report.seeks.allSatisfy { $0.completedAt == nil && $0.firstFrameSeconds == nil })
+        #expect(!run.events.contains { if case .seekCompleted = $0.kind { true } else { false } })
     }
 
     /// Without a policy a failure ends the session at once, as it always did; a failure before the first frame
@@ -77,6 +80,44 @@ import Testing
             $0.resumeAfterFailure = ResumePolicy(attempts: 3)
         })
         #expect(early.report.finalStatus == .error && customEvents(early, Self.names).isEmpty)
+    }
+
+    /// A short delay is waited exactly (QA46 #4: 0.1 s waited until the next whole second on the virtual clock).
+    @Test func aShortDelayIsWaitedExactly() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        server.setFault(.status(404), forPath: "/ts/v0/seg003.ts", times: 4)
+        let run = await PlayerFixtures.playVirtual(server.url("/ts/v0/index.m3u8"), configure: {
+            $0.abr = nil
+            $0.mode = .demux
+            $0.resumeAfterFailure = ResumePolicy(attempts: 1, delaySeconds: 0.1)
+        })
+        let events = customEvents(run, Self.names)
+        #expect(events.map(\.name) == ["failedToPlayToEnd", "resumeBegin", "resumeComplete"])
+        if events.count == 3 { #expect(abs(events[1].time - events[0].time - 0.1) < 1e-9, "\(events[1].time - events[0].time)") }
+    }
+
+    /// A resume does not replay ads: asked inside a break (timeline 10–20 s), it resumes at the break's end, and
+    /// the ad started once (QA46 #1: it replayed the break from its start). `resumeComplete` gives the first
+    /// frame's position, not the one asked (QA46 #3).
+    @Test func aResumeInsideABreakResumesAtItsEnd() async throws {
+        let server = try LoopbackHTTPServer(root: PlayerFixtures.streams)
+        defer { server.stop() }
+        let url = server.url("/cues/ts/vod.m3u8")
+        let run = await PlayerFixtures.playVirtual(url, configure: {
+            $0.abr = nil
+            $0.mode = .demux
+            $0.ads = PlayerFixtures.ads(SpliceTests.adMap, for: url)
+        }, scheduled: [ScheduledCommand(atPositionSeconds: 13, action: .resume(atSeconds: 12, autoplay: true)),
+                       ScheduledCommand(atPositionSeconds: 25, action: .resume(atSeconds: 25.01, autoplay: true))])
+        #expect(run.report.finalStatus == .completed, "\(run.report.error ?? "")")
+        let events = customEvents(run, Self.names)
+        #expect(events.map(\.name) == ["resumeBegin", "resumeComplete", "resumeBegin", "resumeComplete"], "\(events)")
+        guard events.count == 4 else { return }
+        #expect(events[0].payload["position"] == "20" && events[1].payload["position"] == "20", "\(events) \(run.report.adTimeline?.breaks.map { "\($0.id) \($0.durationSeconds)" } ?? []) \(run.events.filter { if case .adStarted = $0.kind { true } else { false } }.map(\.playerTime))")
+        #expect(events[2].payload["position"] == "25.01" && events[3].payload["position"] == "25.033", "\(events[3].payload)")
+        let started = run.events.filter { if case let .adStarted(info) = $0.kind { info.breakId == run.report.adTimeline?.breaks.first?.id } else { false } }
+        #expect(started.count == 1)
     }
 
     /// A `resume` command while playing re-initialises at the position asked: the media ahead is loaded again

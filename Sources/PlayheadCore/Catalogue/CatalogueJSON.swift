@@ -53,7 +53,8 @@ public enum CatalogueJSON {
     /// The first entry of a Brightcove error array (`[{"error_code": …, "message": …}]`, or one such
     /// object alone): code, subcode and message; nil when `data` is not one.
     public static func errorEntry(from data: [UInt8]) -> (code: String, subcode: String?, message: String?)? {
-        guard let value = try? JSONSerialization.jsonObject(with: Data(data), options: [.fragmentsAllowed]) else { return nil }
+        // Strictly JSON, as an answer is: a body that is not is no error entry (it is said as the body it is).
+        guard JSONBodyChecks.problem(Data(data), duplicates: false) == nil, let value = try? JSONSerialization.jsonObject(with: Data(data), options: [.fragmentsAllowed]) else { return nil }
         let first: Any? = (value as? [Any])?.first ?? value
         guard let entry = first as? [String: Any], let code = entry["error_code"] as? String, !code.isEmpty else { return nil }
         return (code, entry["error_subcode"] as? String, entry["message"] as? String)

@@ -265,7 +265,8 @@ extension MediaPlayer {
             return
         }
         if let stall = state.stall { closeRebuffer(stall, at: now, resumed: false) }
-        if let index = state.pendingSeek {
+        // A segment after the landing failed for good: the seek has no frame; the failure ends it, not this.
+        if let index = state.pendingSeek, state.failureAfterPlayout == nil {
             // The seek landed past the last frame: it ends where it asked, with no frame to show.
             state.pendingSeek = nil
             state.skipBefore = nil

@@ -156,6 +156,8 @@ extension MediaPlayer {
         if let retry = state.segmentRetry, retry.at > now { times.append(retry.at) }
         if let failback = state.failbackAt, !state.endLoaded { times.append(failback) }
         if let resume = state.resumeAt { times.append(resume) }
+        // A failure waiting for its resume: the resume is due then, not at the next tick.
+        if let pending = state.pendingResume { times.append(pending.at) }
         if let limit { times.append(limit) }
         if state.status == .playing || state.status == .paused { times.append((now + 1e-9).rounded(.down) + 1) }
         guard let earliest = times.min() else { return nil }

@@ -42,7 +42,9 @@ extension MediaPlayer {
         let pending = state.pendingResume
         state.pendingResume = nil
         if pending != nil { state.resumeAttempts += 1 }
-        let target = position ?? pending?.position ?? state.position(at: now)
+        var target = position ?? pending?.position ?? state.position(at: now)
+        // A resume does not replay ads: a position inside a break is its end (a seek's policy is not applied).
+        if case let .ad(breakIndex, _, _) = state.timeline.position(atVirtual: target) { target = state.timeline.virtualEnd(ofBreak: breakIndex) }
         // One replaced by this one before its first frame has no outcome.
         state.resumeUnderWay = nil
         report.resumes = (report.resumes ?? []) + [PlaybackResumeRecord(requestedAt: now, atSeconds: target, autoplay: autoplay, reason: pending == nil ? "command" : "policy",
@@ -62,16 +64,18 @@ extension MediaPlayer {
         }
     }
 
-    /// The seek at `index` presented its first frame (or landed past the last one): a resume waiting for it
-    /// is complete, unless the media after it failed for good (that failure is the resume's).
+    /// The seek at `index` presented its first frame (or landed past the last one): a resume waiting for it,
+    /// or for a seek that replaced its own (the player's, after a live window slid by), is complete, unless the
+    /// media after it failed for good (that failure is the resume's).
     func seekCompleted(_ index: Int, now: Double) {
-        guard index == state.resumeSeek, state.failureAfterPlayout == nil else { return }
+        guard let resumeSeek = state.resumeSeek, index >= resumeSeek, state.failureAfterPlayout == nil else { return }
         state.resumeSeek = nil
-        endResume(outcome: "complete", detail: nil, now: now)
+        endResume(outcome: "complete", detail: nil, position: report.seeks[index].firstFrameSeconds ?? state.anchorPosition, now: now)
     }
 
-    /// Records the outcome of the resume under way, if one is, and posts `resumeComplete` or `resumeFail`.
-    func endResume(outcome: String, detail: String?, now: Double) {
+    /// Records the outcome of the resume under way, if one is, and posts `resumeComplete` (with `position`, the
+    /// first frame's) or `resumeFail`.
+    func endResume(outcome: String, detail: String?, position: Double? = nil, now: Double) {
         guard let index = state.resumeUnderWay else { return }
         state.resumeUnderWay = nil
         state.resumeSeek = nil
@@ -81,7 +85,7 @@ extension MediaPlayer {
         record.failureOfResume = detail
         report.resumes?[index] = record
         if outcome == "complete" {
-            bus.post(.custom(name: "resumeComplete", payload: ["position": Self.secondsText(record.atSeconds)]))
+            bus.post(.custom(name: "resumeComplete", payload: ["position": Self.secondsText(position ?? record.atSeconds)]))
         } else {
             bus.post(.custom(name: "resumeFail", payload: ["position": Self.secondsText(record.atSeconds), "description": detail ?? ""]))
         }
