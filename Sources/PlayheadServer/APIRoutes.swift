@@ -182,9 +182,7 @@ enum TrackBody {
     /// Reads the track asked for.
     /// - Throws: 400 naming `track` (or the unknown field).
     static func parse(_ body: Data) throws(APIError) -> String {
-        guard case let .object(object) = try JSONValue.body(body) else { throw .malformedJSON("the top level must be an object") }
-        let reader = FieldReader(object: object, prefix: "")
-        try reader.rejectUnknown(["track"])
+        let reader = try FieldReader.body(body, fields: ["track"])
         guard let track = try reader.string("track") else { throw .missingField("track") }
         guard !track.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidField("track", "must be a track's name or language, or auto (off for subtitles)") }
         return track
@@ -197,9 +195,7 @@ enum SeekBody {
     /// seekToLocalTime: ads not counted) rather than the playback timeline's.
     /// - Throws: 400 naming `seconds` (or the unknown field).
     static func parse(_ body: Data) throws(APIError) -> (seconds: Double, local: Bool) {
-        guard case let .object(object) = try JSONValue.body(body) else { throw .malformedJSON("the top level must be an object") }
-        let reader = FieldReader(object: object, prefix: "")
-        try reader.rejectUnknown(["seconds", "local"])
+        let reader = try FieldReader.body(body, fields: ["seconds", "local"])
         guard let seconds = try reader.number("seconds", minimum: 0, maximum: SessionSpec.maxSeconds) else { throw .missingField("seconds") }
         return (seconds, try reader.bool("local") ?? false)
     }
@@ -210,9 +206,7 @@ enum RateBody {
     /// Reads the rate.
     /// - Throws: 400 naming `rate` (or the unknown field).
     static func parse(_ body: Data) throws(APIError) -> Double {
-        guard case let .object(object) = try JSONValue.body(body) else { throw .malformedJSON("the top level must be an object") }
-        let reader = FieldReader(object: object, prefix: "")
-        try reader.rejectUnknown(["rate"])
+        let reader = try FieldReader.body(body, fields: ["rate"])
         guard let rate = try reader.number("rate", minimum: PlayerConfiguration.rateRange.lowerBound, maximum: PlayerConfiguration.rateRange.upperBound) else { throw .missingField("rate") }
         return rate
     }
@@ -223,9 +217,7 @@ enum ReplaceBody {
     /// Reads the new item's URL.
     /// - Throws: 400 naming `url` (or the unknown field).
     static func parse(_ body: Data) throws(APIError) -> String {
-        guard case let .object(object) = try JSONValue.body(body) else { throw .malformedJSON("the top level must be an object") }
-        let reader = FieldReader(object: object, prefix: "")
-        try reader.rejectUnknown(["url"])
+        let reader = try FieldReader.body(body, fields: ["url"])
         guard let url = try reader.string("url") else { throw .missingField("url") }
         try SessionSpec.validate(url: url, field: "url")
         return url
@@ -240,9 +232,7 @@ enum ResumeBody {
     /// - Throws: 400 naming the field at fault.
     static func parse(_ body: Data) throws(APIError) -> (seconds: Double?, autoplay: Bool) {
         guard !body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { return (nil, true) }
-        guard case let .object(object) = try JSONValue.body(body) else { throw .malformedJSON("the top level must be an object") }
-        let reader = FieldReader(object: object, prefix: "")
-        try reader.rejectUnknown(["seconds", "autoplay"])
+        let reader = try FieldReader.body(body, fields: ["seconds", "autoplay"])
         return (try reader.number("seconds", minimum: 0, maximum: SessionSpec.maxSeconds), try reader.bool("autoplay") ?? true)
     }
 }

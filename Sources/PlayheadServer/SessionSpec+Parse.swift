@@ -225,6 +225,15 @@ struct FieldReader {
 
     func path(_ key: String) -> String { prefix.isEmpty ? key : prefix + "." + key }
 
+    /// A command's body: one JSON object with only `fields`, read at the top level.
+    /// - Throws: 400 for a body that is not an object, or the first unknown field.
+    static func body(_ body: Data, fields: Set<String>) throws(APIError) -> FieldReader {
+        guard case let .object(object) = try JSONValue.body(body) else { throw .malformedJSON("the top level must be an object") }
+        let reader = FieldReader(object: object, prefix: "")
+        try reader.rejectUnknown(fields)
+        return reader
+    }
+
     func rejectUnknown(_ known: Set<String>) throws(APIError) {
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) { throw .unknownField(path(unknown)) }
     }

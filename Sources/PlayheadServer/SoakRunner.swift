@@ -222,18 +222,22 @@ final class DaemonSoakTarget: SoakTarget {
             figure.status = status
             figure.failed = status == "error"
             if let live = object["live"] as? [String: Any] {
-                figure.rebuffers = live["rebufferCount"] as? Int ?? figure.rebuffers
-                figure.positionSeconds = live["positionSeconds"] as? Double ?? figure.positionSeconds
                 // Its stalls in detail, and how far it plays behind a live edge, as an in-process session's: from
-                // its report so far.
+                // its report so far; the live figures, fresher than that report, then give position and rebuffers.
                 let report = try LoopbackHTTPClient.send("GET", server + "/v1/sessions/\(id)/report", headers: headers)
                 if report.status == 200, let so = try? JSONDecoder().decode(PlaybackReport.self, from: report.body) { figure.take(so) }
+                figure.rebuffers = live["rebufferCount"] as? Int ?? figure.rebuffers
+                figure.positionSeconds = live["positionSeconds"] as? Double ?? figure.positionSeconds
             } else if ["completed", "stopped", "error"].contains(status), !finalRead.withLock({ $0.contains(id) }) {
                 // Ended between two samples: its last figures are in its report, read once.
                 let report = try LoopbackHTTPClient.send("GET", server + "/v1/sessions/\(id)/report", headers: headers)
-                if report.status == 200, let final = try? JSONDecoder().decode(PlaybackReport.self, from: report.body) {
-                    figure.take(final)
-                    figure.error = final.error
+                if report.status == 200, let fields = (try? JSONSerialization.jsonObject(with: report.body)) as? [String: Any] {
+                    // The stalls from the decoded report; the figures as JSONSerialization reads them (JSONDecoder
+                    // gave the position a last digit off).
+                    if let final = try? JSONDecoder().decode(PlaybackReport.self, from: report.body) { figure.take(final) }
+                    figure.positionSeconds = fields["positionSeconds"] as? Double ?? figure.positionSeconds
+                    figure.error = fields["error"] as? String
+                    figure.rebuffers = (fields["rebuffers"] as? [Any])?.count ?? figure.rebuffers
                     finalRead.withLock { _ = $0.insert(id) }
                 }
             }

@@ -36,6 +36,15 @@ import Testing
         try await client.execute(uri: "/v1/sessions", method: .post, headers: headers ?? auth, body: ByteBuffer(string: json))
     }
 
+    /// Creates a session from `spec` and waits until it is ready; its id.
+    func createReady(_ client: any TestClientProtocol, _ manager: SessionManager, _ spec: String) async throws -> String {
+        let created = try await post(client, spec)
+        #expect(created.status == .created)
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(created.body.readableBytesView)) as? [String: Any])?["id"] as? String)
+        while (try manager.store.session(id: id)?.status) != "ready" { try await Task.sleep(for: .milliseconds(20)) }
+        return id
+    }
+
     @Test func malformedJSONIs400() async throws {
         try await withAPI { client, _ in
             let response = try await post(client, "{\"url\": ")
@@ -262,10 +271,7 @@ import Testing
         defer { origin.stop() }
         let tests = BadInputTests()
         try await tests.withAPI { client, manager in
-            let created = try await tests.post(client, #"{"url": "\#(origin.url("/altaudio/ts-master.m3u8"))", "autoplay": false, "mode": "demux", "clock": "virtual"}"#)
-            #expect(created.status == .created)
-            let id = try #require((try JSONSerialization.jsonObject(with: Data(created.body.readableBytesView)) as? [String: Any])?["id"] as? String)
-            while (try manager.store.session(id: id)?.status) != "ready" { try await Task.sleep(for: .milliseconds(20)) }
+            let id = try await tests.createReady(client, manager, #"{"url": "\#(origin.url("/altaudio/ts-master.m3u8"))", "autoplay": false, "mode": "demux", "clock": "virtual"}"#)
             for (path, body, field) in [("audio", "{}", "track"), ("audio", #"{"track": " "}"#, "track"), ("subtitles", #"{"track": 3}"#, "track"),
                                         ("audio", #"{"track": "fr", "when": 1}"#, "when")] {
                 let response = try await client.execute(uri: "/v1/sessions/\(id)/\(path)", method: .post, headers: tests.auth, body: ByteBuffer(string: body))
@@ -295,10 +301,7 @@ import Testing
         origin.setFault(.status(404), forPath: "/ts/v0/seg003.ts", times: 4)
         let tests = BadInputTests()
         try await tests.withAPI { client, manager in
-            let created = try await tests.post(client, #"{"url": "\#(origin.url("/ts/v0/index.m3u8"))", "autoplay": false, "mode": "demux", "clock": "virtual", "resumeAfterFailure": {"attempts": 1, "delaySeconds": 2}}"#)
-            #expect(created.status == .created)
-            let id = try #require((try JSONSerialization.jsonObject(with: Data(created.body.readableBytesView)) as? [String: Any])?["id"] as? String)
-            while (try manager.store.session(id: id)?.status) != "ready" { try await Task.sleep(for: .milliseconds(20)) }
+            let id = try await tests.createReady(client, manager, #"{"url": "\#(origin.url("/ts/v0/index.m3u8"))", "autoplay": false, "mode": "demux", "clock": "virtual", "resumeAfterFailure": {"attempts": 1, "delaySeconds": 2}}"#)
             for (body, field) in [(#"{"seconds": -1}"#, "seconds"), (#"{"autoplay": "yes"}"#, "autoplay"), (#"{"at": 3}"#, "at")] {
                 let response = try await client.execute(uri: "/v1/sessions/\(id)/resume", method: .post, headers: tests.auth, body: ByteBuffer(string: body))
                 #expect(response.status == .badRequest, "\(body)")
@@ -328,10 +331,7 @@ import Testing
         defer { origin.stop() }
         let tests = BadInputTests()
         try await tests.withAPI { client, manager in
-            let created = try await tests.post(client, #"{"url": "\#(origin.url("/ts/v0/index.m3u8"))", "autoplay": false, "mode": "demux", "clock": "virtual"}"#)
-            #expect(created.status == .created)
-            let id = try #require((try JSONSerialization.jsonObject(with: Data(created.body.readableBytesView)) as? [String: Any])?["id"] as? String)
-            while (try manager.store.session(id: id)?.status) != "ready" { try await Task.sleep(for: .milliseconds(20)) }
+            let id = try await tests.createReady(client, manager, #"{"url": "\#(origin.url("/ts/v0/index.m3u8"))", "autoplay": false, "mode": "demux", "clock": "virtual"}"#)
             for (path, body, field) in [("rate", #"{"rate": 0}"#, "rate"), ("rate", "{}", "rate"), ("replace", #"{"url": "ftp://h/x.m3u8"}"#, "url"),
                                         ("seek", #"{"seconds": 3, "local": 1}"#, "local")] {
                 let response = try await client.execute(uri: "/v1/sessions/\(id)/\(path)", method: .post, headers: tests.auth, body: ByteBuffer(string: body))
