@@ -43,6 +43,10 @@ import Testing
         #expect(run.report.seeks.last?.automatic == "resume")
         // The failure is in the history, but it did not end the session.
         #expect(run.report.error == nil && run.report.statuses.allSatisfy { $0.status != .error })
+        // The failure is a notification of the history, not the session's error event (heartbeats and other
+        // consumers end at that one).
+        #expect(!run.events.contains { if case .error = $0.kind { true } else { false } })
+        #expect(run.report.notifications.contains { $0.type == .error && ($0.metadata["URL"] ?? $0.metadata["DESCRIPTION"] ?? "").contains("seg003.ts") })
     }
 
     /// Still failing at the resume: `resumeFail`, and with no resume left the failure ends the session as before.

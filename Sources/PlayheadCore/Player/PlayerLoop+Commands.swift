@@ -335,7 +335,8 @@ extension MediaPlayer {
         let description = notification.metadata["DESCRIPTION"] ?? notification.name
         // A session that had started waits for its resume while the policy allows one (F25).
         if resumable, defersForResume(description, now: now) {
-            bus.post(.error(notification))
+            // In the history, but not the session's error event: the session goes on (heartbeats ended at an error).
+            bus.post(.notification(notification))
             return
         }
         endResume(outcome: "fail", detail: description, now: now)
