@@ -34,6 +34,8 @@ public enum PlaybackReportHTML {
         html += ReportTables.adBreaks(timeline)
         html += ReportTables.adBoundaries(report)
         html += ReportTables.seeks(report)
+        if report.resumes != nil { html += ReportTables.resumes(report) }
+        if report.keys != nil { html += ReportTables.keys(report) }
         html += ReportTables.timedMetadata(report)
         html += ReportTables.subtitles(report)
         html += ReportTables.captions(report)

@@ -73,6 +73,23 @@ enum ReportTables {
         return String(format: "%.1f", (a - b) * 1000)
     }
 
+    /// Every resume (F25): when, where, why, and how it went.
+    static func resumes(_ r: PlaybackReport) -> String {
+        table("Resumes", headers: ["requested at (s)", "at (s)", "reason", "after the failure", "outcome", "ended at (s)"],
+              rows: (r.resumes ?? []).map { [seconds($0.requestedAt), seconds($0.atSeconds), $0.reason + ($0.autoplay ? "" : ", paused"),
+                                              $0.failure ?? "–", ($0.outcome ?? "under way") + ($0.failureOfResume.map { ": " + $0 } ?? ""),
+                                              seconds($0.endedAt)] },
+              numeric: [0, 1, 5])
+    }
+
+    /// Every key the playlists named (the drmMetadataChanged events).
+    static func keys(_ r: PlaybackReport) -> String {
+        table("Keys", headers: ["method", "URI", "KEYFORMAT", "from", "first segment"],
+              rows: (r.keys ?? []).map { [$0.method, $0.uri ?? "–", $0.keyFormat ?? "identity", $0.session ? "session key" : $0.playlistURL,
+                                          $0.mediaSequence.map(String.init) ?? "–"] },
+              numeric: [4])
+    }
+
     /// Every seek.
     static func seeks(_ r: PlaybackReport) -> String {
         table("Seeks", headers: ["requested at (s)", "from (s)", "to (s)", "completed at (s)", "first frame (s)"],

@@ -46,6 +46,22 @@ import Testing
         #expect(html.contains("<td class=\"num\">8.000</td><td>TAG</td><td>#EXT-X-ASSET</td><td>asset-1</td><td>CAID=0x2,X=&quot;&lt;b&gt;&quot;</td>"))
     }
 
+    /// Resumes and keys get a table each, when the session had any (QA46: only the events table showed them).
+    @Test func resumesAndKeysGetATable() {
+        var report = PlaybackReport(url: "http://127.0.0.1/a.m3u8", clock: "virtual", mode: "demux")
+        let plain = PlaybackReportHTML.render(report: report, events: [])
+        #expect(!plain.contains("<h2>Resumes</h2>") && !plain.contains("<h2>Keys</h2>"))
+        var resume = PlaybackResumeRecord(requestedAt: 14.5, atSeconds: 12, autoplay: true, reason: "policy", failure: "HTTP 404 for seg003.ts")
+        resume.outcome = "complete"
+        resume.endedAt = 14.75
+        report.resumes = [resume]
+        report.keys = [KeyMetadata(method: "SAMPLE-AES", uri: "skd://asset-1", keyFormat: "com.apple.streamingkeydelivery", keyFormatVersions: "1",
+                                   session: false, playlistURL: "http://127.0.0.1/v.m3u8", mediaSequence: 0)]
+        let html = PlaybackReportHTML.render(report: report, events: [])
+        #expect(html.contains("<h2>Resumes</h2>") && html.contains("<td class=\"num\">14.500</td><td class=\"num\">12.000</td><td>policy</td><td>HTTP 404 for seg003.ts</td><td>complete</td><td class=\"num\">14.750</td>"))
+        #expect(html.contains("<h2>Keys</h2>") && html.contains("<td>SAMPLE-AES</td><td>skd://asset-1</td><td>com.apple.streamingkeydelivery</td><td>http://127.0.0.1/v.m3u8</td><td class=\"num\">0</td>"))
+    }
+
     /// Blackouts get a table, an open one said as open.
     @Test func blackoutTableListsEachBlackout() {
         var report = PlaybackReport(url: "http://127.0.0.1/a.m3u8", clock: "virtual", mode: "demux")

@@ -64,4 +64,13 @@ public struct PlaybackResumeRecord: Sendable, Codable, Equatable {
     public var endedAt: Double?
     /// Why it failed.
     public var failureOfResume: String?
+
+    /// Creates a record of a resume under way.
+    public init(requestedAt: Double, atSeconds: Double, autoplay: Bool, reason: String, failure: String?) {
+        self.requestedAt = requestedAt
+        self.atSeconds = atSeconds
+        self.autoplay = autoplay
+        self.reason = reason
+        self.failure = failure
+    }
 }
