@@ -72,6 +72,10 @@ struct QueueCommand: AsyncParsableCommand {
     @Flag(help: "Do not print the summary on standard error.")
     var quiet = false
 
+    @Option(name: .customLong("subscribe-tag"), parsing: .unconditionalSingleValue,
+            help: "Report this playlist tag of every item as timed metadata (as play's; named with its #, e.g. '#EXT-X-ASSET'; repeatable).")
+    var subscribedTags: [String] = []
+
     func validate() throws {
         if items.isEmpty { throw ValidationError("give at least one item") }
         if trace != nil, clock == .real { throw ValidationError("--trace needs --clock virtual") }
@@ -79,6 +83,7 @@ struct QueueCommand: AsyncParsableCommand {
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be a positive number of seconds, got \(duration)") }
         if let variant, variant < 0 { throw ValidationError("--variant must be 0 or more, got \(variant)") }
         if framemd5 != nil, mode == .demux { throw ValidationError("--framemd5 hashes decoded frames; --mode demux decodes none") }
+        do { _ = try TimedMetadataScanner(tags: subscribedTags) } catch { throw ValidationError("--subscribe-tag: \(error)") }
         let toStandardOutput = [("--events", events), ("--framemd5", framemd5), ("--report", report)].filter { $0.1 == "-" }.map(\.0)
         if toStandardOutput.count > 1 { throw ValidationError("\(toStandardOutput.joined(separator: " and ")) all write to standard output; give all but one a file") }
         for entry in items + [bumper].compactMap({ $0 }) + (try insertions()).map(\.1) {
@@ -215,6 +220,7 @@ struct QueueCommand: AsyncParsableCommand {
         var configuration = PlayerConfiguration()
         configuration.mode = mode
         configuration.hashFrames = framemd5 != nil
+        configuration.subscribedTags = subscribedTags
         if let variant {
             configuration.variant = .index(variant)
             configuration.abr = nil
