@@ -36,6 +36,20 @@ import Testing
         try await client.execute(uri: "/v1/sessions", method: .post, headers: headers ?? auth, body: ByteBuffer(string: json))
     }
 
+    /// Posts each `(path, body, field)` to session `id`'s command `path`: each is a 400 naming `field`.
+    func expectRefused(_ client: any TestClientProtocol, _ id: String, _ cases: [(String, String, String)]) async throws {
+        for (path, body, field) in cases {
+            let response = try await client.execute(uri: "/v1/sessions/\(id)/\(path)", method: .post, headers: auth, body: ByteBuffer(string: body))
+            #expect(response.status == .badRequest, "\(path) \(body)")
+            #expect(try error(response.body)["field"] as? String == field, "\(path) \(body)")
+        }
+    }
+
+    /// Waits until session `id` has ended (completed or error).
+    func waitEnded(_ manager: SessionManager, _ id: String) async throws {
+        while (try manager.store.session(id: id)?.status).map({ ["completed", "error"].contains($0) }) != true { try await Task.sleep(for: .milliseconds(20)) }
+    }
+
     /// Creates a session from `spec` and waits until it is ready; its id.
     func createReady(_ client: any TestClientProtocol, _ manager: SessionManager, _ spec: String) async throws -> String {
         let created = try await post(client, spec)
@@ -272,18 +286,14 @@ import Testing
         let tests = BadInputTests()
         try await tests.withAPI { client, manager in
             let id = try await tests.createReady(client, manager, #"{"url": "\#(origin.url("/altaudio/ts-master.m3u8"))", "autoplay": false, "mode": "demux", "clock": "virtual"}"#)
-            for (path, body, field) in [("audio", "{}", "track"), ("audio", #"{"track": " "}"#, "track"), ("subtitles", #"{"track": 3}"#, "track"),
-                                        ("audio", #"{"track": "fr", "when": 1}"#, "when")] {
-                let response = try await client.execute(uri: "/v1/sessions/\(id)/\(path)", method: .post, headers: tests.auth, body: ByteBuffer(string: body))
-                #expect(response.status == .badRequest, "\(path) \(body)")
-                #expect(try tests.error(response.body)["field"] as? String == field, "\(path) \(body)")
-            }
+            try await tests.expectRefused(client, id, [("audio", "{}", "track"), ("audio", #"{"track": " "}"#, "track"), ("subtitles", #"{"track": 3}"#, "track"),
+                                        ("audio", #"{"track": "fr", "when": 1}"#, "when")])
             let unknown = try await client.execute(uri: "/v1/sessions/nope/audio", method: .post, headers: tests.auth, body: ByteBuffer(string: #"{"track": "fr"}"#))
             #expect(unknown.status == .notFound)
             let switched = try await client.execute(uri: "/v1/sessions/\(id)/audio", method: .post, headers: tests.auth, body: ByteBuffer(string: #"{"track": "fr"}"#))
             #expect(switched.status == .accepted)
             #expect(try await client.execute(uri: "/v1/sessions/\(id)/play", method: .post, headers: tests.auth).status == .accepted)
-            while (try manager.store.session(id: id)?.status).map({ ["completed", "error"].contains($0) }) != true { try await Task.sleep(for: .milliseconds(20)) }
+            try await tests.waitEnded(manager, id)
             let report = try #require(try manager.store.session(id: id)?.report)
             #expect(report.audio?.selected == 1, "\(report.audio.map { "\($0)" } ?? "no audio report")")
             #expect(report.finalStatus == .completed)
@@ -302,14 +312,11 @@ import Testing
         let tests = BadInputTests()
         try await tests.withAPI { client, manager in
             let id = try await tests.createReady(client, manager, #"{"url": "\#(origin.url("/ts/v0/index.m3u8"))", "autoplay": false, "mode": "demux", "clock": "virtual", "resumeAfterFailure": {"attempts": 1, "delaySeconds": 2}}"#)
-            for (body, field) in [(#"{"seconds": -1}"#, "seconds"), (#"{"autoplay": "yes"}"#, "autoplay"), (#"{"at": 3}"#, "at")] {
-                let response = try await client.execute(uri: "/v1/sessions/\(id)/resume", method: .post, headers: tests.auth, body: ByteBuffer(string: body))
-                #expect(response.status == .badRequest, "\(body)")
-                #expect(try tests.error(response.body)["field"] as? String == field, "\(body)")
-            }
+            try await tests.expectRefused(client, id, [("resume", #"{"seconds": -1}"#, "seconds"), ("resume", #"{"autoplay": "yes"}"#, "autoplay"),
+                                                       ("resume", #"{"at": 3}"#, "at")])
             let accepted = try await client.execute(uri: "/v1/sessions/\(id)/resume", method: .post, headers: tests.auth, body: ByteBuffer(string: #"{"seconds": 4}"#))
             #expect(accepted.status == .accepted)
-            while (try manager.store.session(id: id)?.status).map({ ["completed", "error"].contains($0) }) != true { try await Task.sleep(for: .milliseconds(20)) }
+            try await tests.waitEnded(manager, id)
             let report = try #require(try manager.store.session(id: id)?.report)
             #expect(report.finalStatus == .completed, "\(report.error ?? "")")
             #expect(report.resumes?.map(\.reason) == ["command", "policy"] && report.resumes?.map(\.outcome) == ["complete", "complete"], "\(report.resumes ?? [])")
@@ -332,12 +339,8 @@ import Testing
         let tests = BadInputTests()
         try await tests.withAPI { client, manager in
             let id = try await tests.createReady(client, manager, #"{"url": "\#(origin.url("/ts/v0/index.m3u8"))", "autoplay": false, "mode": "demux", "clock": "virtual"}"#)
-            for (path, body, field) in [("rate", #"{"rate": 0}"#, "rate"), ("rate", "{}", "rate"), ("replace", #"{"url": "ftp://h/x.m3u8"}"#, "url"),
-                                        ("seek", #"{"seconds": 3, "local": 1}"#, "local")] {
-                let response = try await client.execute(uri: "/v1/sessions/\(id)/\(path)", method: .post, headers: tests.auth, body: ByteBuffer(string: body))
-                #expect(response.status == .badRequest, "\(path) \(body)")
-                #expect(try tests.error(response.body)["field"] as? String == field, "\(path) \(body)")
-            }
+            try await tests.expectRefused(client, id, [("rate", #"{"rate": 0}"#, "rate"), ("rate", "{}", "rate"), ("replace", #"{"url": "ftp://h/x.m3u8"}"#, "url"),
+                                        ("seek", #"{"seconds": 3, "local": 1}"#, "local")])
             let shown = try await client.execute(uri: "/v1/sessions/\(id)", method: .get, headers: tests.auth)
             let live = (try JSONSerialization.jsonObject(with: Data(shown.body.readableBytesView)) as? [String: Any])?["live"] as? [String: Any]
             #expect(live?["localSeconds"] as? Double == 0 && live?["seekableEndSeconds"] as? Double == 30, "\(live ?? [:])")
@@ -347,7 +350,7 @@ import Testing
                 #expect(response.status == .accepted, "\(path)")
             }
             #expect(try await client.execute(uri: "/v1/sessions/\(id)/play", method: .post, headers: tests.auth).status == .accepted)
-            while (try manager.store.session(id: id)?.status).map({ ["completed", "error"].contains($0) }) != true { try await Task.sleep(for: .milliseconds(20)) }
+            try await tests.waitEnded(manager, id)
             let report = try #require(try manager.store.session(id: id)?.report)
             #expect(report.finalStatus == .completed, "\(report.error ?? "")")
             #expect(report.url == replaced && report.mediaPlaylistURL == replaced)

@@ -30,7 +30,7 @@ extension MediaPlayer {
         cancelTransfers { _ in true }
         state.segmentRetry = nil
         state.failureAfterPlayout = nil
-        bus.post(.custom(name: "failedToPlayToEnd", payload: ["position": Self.secondsText(position), "description": description]))
+        bus.post(.custom(name: "failedToPlayToEnd", payload: ["position": PlayerNotification.shortNumber(position), "description": description]))
         state.pendingResume = PendingResume(at: now + policy.delaySeconds, position: position, autoplay: state.status != .paused, failure: description)
         return true
     }
@@ -49,7 +49,7 @@ extension MediaPlayer {
         state.resumeUnderWay = nil
         report.resumes = (report.resumes ?? []) + [PlaybackResumeRecord(requestedAt: now, atSeconds: target, autoplay: autoplay, reason: pending == nil ? "command" : "policy",
                                            failure: pending?.failure)]
-        bus.post(.custom(name: "resumeBegin", payload: ["position": Self.secondsText(target), "autoplay": autoplay ? "1" : "0",
+        bus.post(.custom(name: "resumeBegin", payload: ["position": PlayerNotification.shortNumber(target), "autoplay": autoplay ? "1" : "0",
                                                         "reason": pending == nil ? "command" : "policy"]))
         // The retries start afresh, as after a reload of the item.
         state.reloadFailures = nil
@@ -69,7 +69,6 @@ extension MediaPlayer {
     /// media after it failed for good (that failure is the resume's).
     func seekCompleted(_ index: Int, now: Double) {
         guard let resumeSeek = state.resumeSeek, index >= resumeSeek, state.failureAfterPlayout == nil else { return }
-        state.resumeSeek = nil
         endResume(outcome: "complete", detail: nil, position: report.seeks[index].firstFrameSeconds ?? state.anchorPosition, now: now)
     }
 
@@ -85,17 +84,9 @@ extension MediaPlayer {
         record.failureOfResume = detail
         report.resumes?[index] = record
         if outcome == "complete" {
-            bus.post(.custom(name: "resumeComplete", payload: ["position": Self.secondsText(position ?? record.atSeconds)]))
+            bus.post(.custom(name: "resumeComplete", payload: ["position": PlayerNotification.shortNumber(position ?? record.atSeconds)]))
         } else {
-            bus.post(.custom(name: "resumeFail", payload: ["position": Self.secondsText(record.atSeconds), "description": detail ?? ""]))
+            bus.post(.custom(name: "resumeFail", payload: ["position": PlayerNotification.shortNumber(record.atSeconds), "description": detail ?? ""]))
         }
-    }
-
-    /// Seconds as a payload writes them: up to millisecond precision, no trailing zeros.
-    static func secondsText(_ seconds: Double) -> String {
-        var text = String(format: "%.3f", seconds)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
     }
 }
